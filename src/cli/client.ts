@@ -1,0 +1,147 @@
+/**
+ * The typed client library of the herdr socket API, used by the CLI, the tests
+ * and the bench, and importable by any Node program.
+ *
+ * - `request` / `call`: one request per connection, as herdr 0.2.0 clients do.
+ * - `HerdrConnection`: one keep-alive connection (SPEC §1 EXT) for many
+ *   requests, answers correlated by id.
+ */
+import { type Socket, connect } from 'node:net';
+import { type ErrorResponse, type ResponseEnvelope, isErrorResponse } from '../protocol/envelope.js';
+import type { ErrorCode } from '../protocol/errors.js';
+import type { MethodInput, MethodName, MethodResults } from '../protocol/methods.js';
+import { resolveSocketPath } from '../protocol/socket-path.js';
+
+/** The server answered with an error. */
+export class HerdrError extends Error {
+  readonly code: ErrorCode;
+  constructor(readonly response: ErrorResponse) {
+    super(`${response.error.code}: ${response.error.message}`);
+    this.code = response.error.code;
+    this.name = 'HerdrError';
+  }
+}
+
+/** The server could not be reached or hung up without answering. */
+export class ConnectionError extends Error {
+  override name = 'ConnectionError';
+}
+
+function lineReader(socket: Socket, onLine: (line: string) => void): void {
+  let buffered = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line.trim() !== '') onLine(line);
+    }
+  });
+}
+
+function connectError(socketPath: string, error: Error): ConnectionError {
+  return new ConnectionError(`cannot reach the herdr server at ${socketPath}: ${error.message}`);
+}
+
+/** Sends one request on its own connection and returns the raw response envelope. */
+export function request(
+  method: string,
+  params: object,
+  options: { socketPath?: string; id?: string } = {},
+): Promise<ResponseEnvelope> {
+  const socketPath = options.socketPath ?? resolveSocketPath();
+  const id = options.id ?? `${method}:${process.pid}:${Date.now()}`;
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath);
+    let answered = false;
+    socket.on('connect', () => socket.write(`${JSON.stringify({ id, method, params })}\n`));
+    lineReader(socket, (line) => {
+      answered = true;
+      socket.end();
+      try {
+        resolve(JSON.parse(line) as ResponseEnvelope);
+      } catch {
+        reject(new ConnectionError(`the server sent a line that is not JSON: ${line.slice(0, 200)}`));
+      }
+    });
+    socket.on('error', (error) => reject(connectError(socketPath, error)));
+    socket.on('close', () => {
+      if (!answered) reject(new ConnectionError(`the server at ${socketPath} closed the connection without answering`));
+    });
+  });
+}
+
+/** One request on its own connection; resolves with the result or throws HerdrError. */
+export async function call<M extends MethodName>(
+  method: M,
+  params: MethodInput<M>,
+  options: { socketPath?: string; id?: string } = {},
+): Promise<MethodResults[M]> {
+  const response = await request(method, params, options);
+  if (isErrorResponse(response)) throw new HerdrError(response);
+  return response.result as MethodResults[M];
+}
+
+/** A keep-alive connection: many requests, in flight at once, answered by id. */
+export class HerdrConnection {
+  private readonly pending = new Map<string, { resolve(r: ResponseEnvelope): void; reject(e: Error): void }>();
+  private nextId = 1;
+  private closedError: Error | undefined;
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly socketPath: string,
+  ) {
+    lineReader(socket, (line) => this.receive(line));
+    socket.on('error', (error) => this.fail(connectError(socketPath, error)));
+    socket.on('close', () => this.fail(new ConnectionError(`the server at ${socketPath} closed the connection`)));
+  }
+
+  static open(socketPath: string = resolveSocketPath()): Promise<HerdrConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(socketPath);
+      socket.once('connect', () => resolve(new HerdrConnection(socket, socketPath)));
+      socket.once('error', (error) => reject(connectError(socketPath, error)));
+    });
+  }
+
+  request(method: string, params: object): Promise<ResponseEnvelope> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const id = `k${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket.write(`${JSON.stringify({ id, method, params, keep_alive: true })}\n`);
+    });
+  }
+
+  async call<M extends MethodName>(method: M, params: MethodInput<M>): Promise<MethodResults[M]> {
+    const response = await this.request(method, params);
+    if (isErrorResponse(response)) throw new HerdrError(response);
+    return response.result as MethodResults[M];
+  }
+
+  close(): void {
+    this.socket.end();
+  }
+
+  private receive(line: string): void {
+    let response: ResponseEnvelope;
+    try {
+      response = JSON.parse(line) as ResponseEnvelope;
+    } catch {
+      return this.fail(new ConnectionError(`the server at ${this.socketPath} sent a line that is not JSON`));
+    }
+    const waiter = this.pending.get(response.id);
+    if (!waiter) return;
+    this.pending.delete(response.id);
+    waiter.resolve(response);
+  }
+
+  private fail(error: Error): void {
+    this.closedError ??= error;
+    for (const waiter of this.pending.values()) waiter.reject(error);
+    this.pending.clear();
+  }
+}

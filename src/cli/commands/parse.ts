@@ -1,0 +1,22 @@
+/** Option value parsers: a bad value is a usage error (exit 2) naming the value. */
+import { InvalidArgumentError } from 'commander';
+
+export function nonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got ${value}`);
+  return Number(value);
+}
+
+export function positiveInt(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n < 1) throw new InvalidArgumentError(`expected a number of at least 1, got ${value}`);
+  return n;
+}
+
+export function oneOf<T extends string>(...allowed: T[]): (value: string) => T {
+  return (value) => {
+    if (!(allowed as string[]).includes(value)) {
+      throw new InvalidArgumentError(`expected one of ${allowed.join(', ')}, got ${value}`);
+    }
+    return value as T;
+  };
+}

@@ -1,0 +1,64 @@
+/** `herdr server` (run in the foreground) and `herdr server stop`. */
+import { availableParallelism } from 'node:os';
+import type { Command } from 'commander';
+import { HerdrServer } from '../../main/server.js';
+import { StartupError } from '../../main/socket-file.js';
+import { resolveSocketPath } from '../../protocol/socket-path.js';
+import { EXIT } from '../exit-codes.js';
+import { type SocketOption, fail, send } from '../output.js';
+import { positiveInt } from './parse.js';
+
+interface ServerFlags extends SocketOption {
+  workers?: number;
+  cols: number;
+  rows: number;
+  shell?: string;
+  logLevel: string;
+}
+
+export function addServerCommands(program: Command): void {
+  const server = program
+    .command('server')
+    .description('run the herdr server in the foreground (stop it with Ctrl-C, SIGTERM or `herdr server stop`)')
+    .option('--socket <path>', 'socket path (default: SPEC §1 resolution)')
+    .option('--workers <n>', 'shard worker threads (default: one per core)', positiveInt)
+    .option('--cols <n>', 'default pane width', positiveInt, 120)
+    .option('--rows <n>', 'default pane height', positiveInt, 40)
+    .option('--shell <path>', 'program of panes started without a command (default: $SHELL, else /bin/sh)')
+    .option('--log-level <level>', 'quiet | info', 'info')
+    .action(async (flags: ServerFlags) => runServer(flags));
+
+  server
+    .command('stop')
+    .description('stop the running server (panes are ended, the socket removed)')
+    .option('--socket <path>', 'socket path')
+    .action((flags: SocketOption) => send('cli:server:stop', 'server.stop', {}, flags));
+}
+
+async function runServer(flags: ServerFlags): Promise<void> {
+  const socketPath = flags.socket ?? resolveSocketPath();
+  const log = (message: string) => {
+    if (flags.logLevel !== 'quiet') process.stderr.write(`herdr: ${message}\n`);
+  };
+  let server: HerdrServer;
+  try {
+    server = await HerdrServer.start({
+      socketPath,
+      workers: flags.workers ?? Math.max(1, availableParallelism()),
+      cols: flags.cols,
+      rows: flags.rows,
+      shell: flags.shell ?? process.env.SHELL ?? '/bin/sh',
+    });
+  } catch (error) {
+    if (error instanceof StartupError) fail(error.message);
+    throw error;
+  }
+  log(`listening on ${socketPath}`);
+  server.onStopped(() => {
+    log('stopped');
+    process.exit(EXIT.ok);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => void server.stop());
+  }
+}

@@ -1,0 +1,35 @@
+/** The `herdr` command: a thin layer of commands over the client library. */
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../protocol/version.js';
+import { addPaneCommands } from './commands/pane.js';
+import { addServerCommands } from './commands/server.js';
+import { addWorkspaceCommands } from './commands/workspace.js';
+import { EXIT } from './exit-codes.js';
+
+const program = new Command('herdr')
+  .description('control plane for fleets of terminal coding agents')
+  .version(VERSION, '-V, --version')
+  .showHelpAfterError()
+  .exitOverride();
+
+addServerCommands(program);
+addWorkspaceCommands(program);
+addPaneCommands(program);
+
+// Every subcommand exits 2 on a usage error (commander's own default is 1).
+function exitOverrideAll(command: Command): void {
+  command.exitOverride();
+  command.commands.forEach(exitOverrideAll);
+}
+exitOverrideAll(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    const clean = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
+    process.exit(clean ? EXIT.ok : EXIT.usage);
+  }
+  process.stderr.write(`herdr: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(EXIT.failure);
+}

@@ -1,0 +1,113 @@
+/**
+ * One client connection: NDJSON framing with the limits of SPEC §1 (1 MiB
+ * lines, 10 s to send a first line), and bounded writes. It knows nothing of
+ * methods; complete lines go to `onLine`.
+ */
+import type { Socket } from 'node:net';
+
+export const MAX_LINE_BYTES = 1024 * 1024;
+export const FIRST_LINE_TIMEOUT_MS = 10_000;
+/** Above this many unsent bytes we stop reading the client's requests until it reads. */
+const PAUSE_READING_ABOVE = 1024 * 1024;
+/** A client this far behind on reading its responses is cut off. */
+const MAX_UNSENT_BYTES = 64 * 1024 * 1024;
+
+export interface ConnectionHandler {
+  onLine(connection: Connection, line: string): void;
+  onLineTooLong(connection: Connection): void;
+  onClose(connection: Connection): void;
+}
+
+export class Connection {
+  /** EXT keep-alive: set by the first request that asks for it. */
+  keepAlive = false;
+  /** A one-shot connection reads one request only. */
+  private acceptingLines = true;
+  private readonly partial: Buffer[] = [];
+  private partialBytes = 0;
+  private firstLineTimer: NodeJS.Timeout | undefined;
+  private readonly aborter = new AbortController();
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly handler: ConnectionHandler,
+  ) {
+    this.firstLineTimer = setTimeout(() => this.destroy(), FIRST_LINE_TIMEOUT_MS);
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('drain', () => socket.resume());
+    socket.on('error', () => this.destroy());
+    socket.on('close', () => this.closed());
+  }
+
+  /** Aborts when the client goes away (cancels its waits). */
+  get signal(): AbortSignal {
+    return this.aborter.signal;
+  }
+
+  get isOpen(): boolean {
+    return !this.socket.destroyed && !this.aborter.signal.aborted;
+  }
+
+  /** Writes one JSON line; a client that stopped reading long ago is cut off. */
+  send(message: unknown): void {
+    if (!this.isOpen) return;
+    this.socket.write(`${JSON.stringify(message)}\n`);
+    if (this.socket.writableLength > MAX_UNSENT_BYTES) this.destroy();
+    else if (this.socket.writableLength > PAUSE_READING_ABOVE) this.socket.pause();
+  }
+
+  /** Stops reading further requests (one-shot connections, event streams). */
+  stopReading(): void {
+    this.acceptingLines = false;
+    this.clearFirstLineTimer();
+  }
+
+  /** Flushes what was written, then closes. */
+  end(): void {
+    if (this.isOpen) this.socket.end();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  private receive(chunk: Buffer): void {
+    let start = 0;
+    while (this.acceptingLines) {
+      const newline = chunk.indexOf(0x0a, start);
+      if (newline === -1) break;
+      const piece = chunk.subarray(start, newline);
+      start = newline + 1;
+      if (this.partialBytes + piece.length > MAX_LINE_BYTES) return this.lineTooLong();
+      const line = this.partial.length === 0 ? piece : Buffer.concat([...this.partial.splice(0), piece]);
+      this.partialBytes = 0;
+      if (!this.keepAlive) this.clearFirstLineTimer();
+      this.handler.onLine(this, line.toString('utf8'));
+    }
+    if (!this.acceptingLines || start >= chunk.length) return;
+    const rest = chunk.subarray(start);
+    if (this.partialBytes + rest.length > MAX_LINE_BYTES) return this.lineTooLong();
+    this.partial.push(Buffer.from(rest));
+    this.partialBytes += rest.length;
+  }
+
+  private lineTooLong(): void {
+    this.acceptingLines = false;
+    this.partial.length = 0;
+    this.partialBytes = 0;
+    this.clearFirstLineTimer();
+    this.handler.onLineTooLong(this);
+  }
+
+  private clearFirstLineTimer(): void {
+    if (this.firstLineTimer) clearTimeout(this.firstLineTimer);
+    this.firstLineTimer = undefined;
+  }
+
+  private closed(): void {
+    this.clearFirstLineTimer();
+    this.acceptingLines = false;
+    this.aborter.abort();
+    this.handler.onClose(this);
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * The server's global truth, owned by the main thread: the ordered workspace
+ * list, each workspace's panes (creation order and layout tree), focus, and a
+ * cache of every pane's facts kept current by its shard. Pure state: no I/O.
+ *
+ * Everything is keyed by stable uids; compact ids ("2", "2-3") are positions
+ * computed here at the edge and renumbered when something closes.
+ */
+import { ProtocolError } from '../protocol/errors.js';
+import type { AgentName, AgentState, PaneInfo, WorkspaceInfo } from '../protocol/objects.js';
+import { type LayoutNode, type SplitDirection, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
+
+export interface PaneFacts {
+  pid: number;
+  cwd: string | undefined;
+  cwdLabel: string | undefined;
+  cols: number;
+  rows: number;
+}
+
+export interface PaneRecord extends PaneFacts {
+  readonly uid: number;
+  readonly workspace: WorkspaceRecord;
+  /** Compact pane number: 1-based position in the workspace's creation order. */
+  number: number;
+  revision: number;
+  title: string | undefined;
+  agent: AgentName | undefined;
+  agentState: AgentState;
+  /** SPEC §10.4: false once the pane turned idle while its workspace was not active. */
+  seen: boolean;
+}
+
+export interface WorkspaceRecord {
+  readonly uid: number;
+  readonly shardId: number;
+  /** 1-based position in the workspace list. */
+  position: number;
+  /** Set by `workspace.rename` or `label` at create; kept forever once set. */
+  customLabel: string | undefined;
+  /** Creation order: index + 1 is the compact pane number. */
+  panes: PaneRecord[];
+  layout: LayoutNode;
+  focusedPaneUid: number;
+}
+
+/** Ids of a pane as the wire shows them. */
+export interface PaneIds {
+  pane_id: string;
+  workspace_id: string;
+  stable_id: string;
+}
+
+const COMPACT_NUMBER = /^[1-9]\d*$/;
+const STABLE_WORKSPACE = /^w([1-9]\d*)$/;
+const COMPACT_PANE = /^([1-9]\d*)-([1-9]\d*)$/;
+const STABLE_PANE = /^w([1-9]\d*):p([1-9]\d*)$/;
+
+const AGGREGATE_PRIORITY = ['blocked', 'idle-unseen', 'working', 'idle-seen', 'unknown'] as const;
+
+export class Registry {
+  readonly workspaces: WorkspaceRecord[] = [];
+  private readonly panesByUid = new Map<number, PaneRecord>();
+  private readonly workspacesByUid = new Map<number, WorkspaceRecord>();
+  private active: WorkspaceRecord | undefined;
+  private nextWorkspaceUid = 1;
+  private nextPaneUid = 1;
+
+  get paneCount(): number {
+    return this.panesByUid.size;
+  }
+
+  get activeWorkspace(): WorkspaceRecord | undefined {
+    return this.active;
+  }
+
+  reserveWorkspaceUid(): number {
+    return this.nextWorkspaceUid++;
+  }
+
+  reservePaneUid(): number {
+    return this.nextPaneUid++;
+  }
+
+  paneByUid(uid: number): PaneRecord | undefined {
+    return this.panesByUid.get(uid);
+  }
+
+  /** A string that changes exactly when the (active workspace, focused pane) pair changes. */
+  focusKey(): string {
+    return this.active ? `${this.active.uid}:${this.active.focusedPaneUid}` : '';
+  }
+
+  addWorkspace(
+    uid: number,
+    shardId: number,
+    paneUid: number,
+    facts: PaneFacts,
+    options: { focus: boolean; label: string | undefined },
+  ): WorkspaceRecord {
+    const workspace: WorkspaceRecord = {
+      uid,
+      shardId,
+      position: this.workspaces.length + 1,
+      customLabel: options.label,
+      panes: [],
+      layout: leaf(paneUid),
+      focusedPaneUid: paneUid,
+    };
+    this.workspaces.push(workspace);
+    this.workspacesByUid.set(uid, workspace);
+    this.addPaneRecord(workspace, paneUid, facts);
+    if (options.focus || !this.active) this.focusWorkspace(workspace);
+    return workspace;
+  }
+
+  /** Splits `target`'s leaf; the target is focused first, the new pane too if `focus`. */
+  addSplitPane(target: PaneRecord, paneUid: number, direction: SplitDirection, facts: PaneFacts, focus: boolean): PaneRecord {
+    const workspace = target.workspace;
+    workspace.focusedPaneUid = target.uid;
+    workspace.layout = splitLeaf(workspace.layout, target.uid, paneUid, direction);
+    const pane = this.addPaneRecord(workspace, paneUid, facts);
+    if (focus) workspace.focusedPaneUid = paneUid;
+    return pane;
+  }
+
+  /** Removes a pane (and its workspace if it was the last); answers whether the workspace went too. */
+  removePane(pane: PaneRecord): { workspaceClosed: boolean } {
+    const workspace = pane.workspace;
+    if (workspace.panes.length === 1) {
+      this.removeWorkspace(workspace);
+      return { workspaceClosed: true };
+    }
+    const order = layoutOrder(workspace.layout);
+    const at = order.indexOf(pane.uid);
+    if (workspace.focusedPaneUid === pane.uid) {
+      workspace.focusedPaneUid = order[at + 1] ?? order[at - 1] ?? workspace.focusedPaneUid;
+    }
+    workspace.layout = removeLeaf(workspace.layout, pane.uid) ?? workspace.layout;
+    workspace.panes.splice(pane.number - 1, 1);
+    workspace.panes.forEach((p, i) => (p.number = i + 1));
+    this.panesByUid.delete(pane.uid);
+    return { workspaceClosed: false };
+  }
+
+  removeWorkspace(workspace: WorkspaceRecord): void {
+    const index = workspace.position - 1;
+    this.workspaces.splice(index, 1);
+    this.workspacesByUid.delete(workspace.uid);
+    for (const pane of workspace.panes) this.panesByUid.delete(pane.uid);
+    this.workspaces.forEach((w, i) => (w.position = i + 1));
+    if (this.active === workspace) {
+      const next = this.workspaces[index] ?? this.workspaces[this.workspaces.length - 1];
+      this.active = undefined;
+      if (next) this.focusWorkspace(next);
+    }
+  }
+
+  focusWorkspace(workspace: WorkspaceRecord): void {
+    this.active = workspace;
+    for (const pane of workspace.panes) pane.seen = true;
+  }
+
+  rename(workspace: WorkspaceRecord, label: string): void {
+    workspace.customLabel = label;
+  }
+
+  resolveWorkspace(id: string): WorkspaceRecord {
+    let found: WorkspaceRecord | undefined;
+    if (COMPACT_NUMBER.test(id)) found = this.workspaces[Number(id) - 1];
+    else {
+      const stable = STABLE_WORKSPACE.exec(id);
+      if (stable) found = this.workspacesByUid.get(Number(stable[1]));
+    }
+    if (!found) throw new ProtocolError('workspace_not_found', `workspace ${id} not found`);
+    return found;
+  }
+
+  resolvePane(id: string): PaneRecord {
+    let found: PaneRecord | undefined;
+    const compact = COMPACT_PANE.exec(id);
+    if (compact) found = this.workspaces[Number(compact[1]) - 1]?.panes[Number(compact[2]) - 1];
+    else {
+      const stable = STABLE_PANE.exec(id);
+      const pane = stable ? this.panesByUid.get(Number(stable[2])) : undefined;
+      if (pane && pane.workspace.uid === Number(stable?.[1])) found = pane;
+    }
+    if (!found) throw new ProtocolError('pane_not_found', `pane ${id} not found`);
+    return found;
+  }
+
+  /** Panes of a workspace in layout order. */
+  panesInLayoutOrder(workspace: WorkspaceRecord): PaneRecord[] {
+    return layoutOrder(workspace.layout).flatMap((uid) => this.panesByUid.get(uid) ?? []);
+  }
+
+  isFocused(pane: PaneRecord): boolean {
+    return this.active === pane.workspace && pane.workspace.focusedPaneUid === pane.uid;
+  }
+
+  paneIds(pane: PaneRecord): PaneIds {
+    return {
+      pane_id: `${pane.workspace.position}-${pane.number}`,
+      workspace_id: String(pane.workspace.position),
+      stable_id: `w${pane.workspace.uid}:p${pane.uid}`,
+    };
+  }
+
+  paneInfo(pane: PaneRecord): PaneInfo {
+    const info: PaneInfo = {
+      ...this.paneIds(pane),
+      focused: this.isFocused(pane),
+      agent_state: pane.agentState,
+      revision: pane.revision,
+      cols: pane.cols,
+      rows: pane.rows,
+      pid: pane.pid,
+    };
+    if (pane.cwd !== undefined) info.cwd = pane.cwd;
+    if (pane.agent !== undefined) info.agent = pane.agent;
+    if (pane.title) info.title = pane.title;
+    return info;
+  }
+
+  workspaceInfo(workspace: WorkspaceRecord): WorkspaceInfo {
+    return {
+      workspace_id: String(workspace.position),
+      number: workspace.position,
+      label: this.label(workspace),
+      focused: this.active === workspace,
+      pane_count: workspace.panes.length,
+      agent_state: aggregateState(workspace.panes),
+      stable_id: `w${workspace.uid}`,
+    };
+  }
+
+  private label(workspace: WorkspaceRecord): string {
+    if (workspace.customLabel !== undefined) return workspace.customLabel;
+    const rootUid = layoutOrder(workspace.layout)[0];
+    const root = rootUid === undefined ? undefined : this.panesByUid.get(rootUid);
+    return root?.cwdLabel ?? 'shell';
+  }
+
+  private addPaneRecord(workspace: WorkspaceRecord, uid: number, facts: PaneFacts): PaneRecord {
+    const pane: PaneRecord = {
+      ...facts,
+      uid,
+      workspace,
+      number: workspace.panes.length + 1,
+      revision: 0,
+      title: undefined,
+      agent: undefined,
+      agentState: 'unknown',
+      seen: true,
+    };
+    workspace.panes.push(pane);
+    this.panesByUid.set(uid, pane);
+    return pane;
+  }
+}
+
+/** SPEC §10.4: the state of the workspace's highest-priority pane. */
+export function aggregateState(panes: readonly PaneRecord[]): AgentState {
+  let best: number = AGGREGATE_PRIORITY.length - 1;
+  for (const pane of panes) {
+    const rank =
+      pane.agentState === 'idle'
+        ? AGGREGATE_PRIORITY.indexOf(pane.seen ? 'idle-seen' : 'idle-unseen')
+        : AGGREGATE_PRIORITY.indexOf(pane.agentState);
+    best = Math.min(best, rank);
+  }
+  const top = AGGREGATE_PRIORITY[best];
+  return top === 'idle-seen' || top === 'idle-unseen' ? 'idle' : (top ?? 'unknown');
+}

@@ -1,0 +1,96 @@
+/**
+ * Method dispatch: envelope checks, params validation against the method
+ * table, then the registered handler. A handler throws ProtocolError for an
+ * answerable failure; anything else becomes `internal_error` naming the method.
+ */
+import { ProtocolError } from '../protocol/errors.js';
+import type { ResponseEnvelope } from '../protocol/envelope.js';
+import { isPlainObject } from '../protocol/envelope.js';
+import {
+  METHOD_PARAMS,
+  type MethodName,
+  type MethodParams,
+  type MethodResults,
+  describeParamsError,
+  isMethodName,
+} from '../protocol/methods.js';
+import type { EventBatch } from './events.js';
+
+export interface RequestContext {
+  /** Events this request causes; published after its response is written. */
+  batch: EventBatch;
+  /** Runs after the response has been written (e.g. shutting down). */
+  afterResponse(action: () => void): void;
+}
+
+export type Handler<M extends MethodName> = (
+  params: MethodParams<M>,
+  context: RequestContext,
+) => MethodResults[M] | Promise<MethodResults[M]>;
+
+type AnyHandler = (params: unknown, context: RequestContext) => unknown;
+
+/** A request line that passed the envelope checks. */
+export interface ParsedRequest {
+  id: string;
+  method: string;
+  params: unknown;
+  keepAlive: boolean;
+}
+
+/** Parses one line into a request, or throws `invalid_request` carrying whatever id could be read. */
+export function parseRequestLine(line: string): ParsedRequest {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new RequestLineError('', `invalid JSON: ${(error as Error).message}`);
+  }
+  if (!isPlainObject(value)) throw new RequestLineError('', 'request must be a JSON object');
+  const id = typeof value.id === 'string' ? value.id : '';
+  if (typeof value.id !== 'string') throw new RequestLineError(id, 'field id is missing or not a string');
+  if (typeof value.method !== 'string') throw new RequestLineError(id, 'field method is missing or not a string');
+  if (!('params' in value)) throw new RequestLineError(id, 'field params is missing');
+  if (!isPlainObject(value.params)) throw new RequestLineError(id, 'field params must be an object');
+  return { id, method: value.method, params: value.params, keepAlive: value.keep_alive === true };
+}
+
+export class RequestLineError extends ProtocolError {
+  constructor(
+    readonly requestId: string,
+    message: string,
+  ) {
+    super('invalid_request', message);
+  }
+}
+
+export class Router {
+  private readonly handlers = new Map<MethodName, AnyHandler>();
+
+  register<M extends MethodName>(method: M, handler: Handler<M>): void {
+    this.handlers.set(method, handler as AnyHandler);
+  }
+
+  /** Methods of the table that have no handler (a test checks there are none). */
+  unhandled(): MethodName[] {
+    return (Object.keys(METHOD_PARAMS) as MethodName[]).filter((m) => !this.handlers.has(m));
+  }
+
+  async dispatch(request: ParsedRequest, context: RequestContext): Promise<ResponseEnvelope> {
+    const { id, method } = request;
+    try {
+      const handler = isMethodName(method) ? this.handlers.get(method) : undefined;
+      if (!isMethodName(method) || !handler) throw new ProtocolError('invalid_request', `unknown method ${method}`);
+      const parsed = METHOD_PARAMS[method].safeParse(request.params);
+      if (!parsed.success) {
+        throw new ProtocolError('invalid_request', `invalid params for ${method}: ${describeParamsError(parsed.error)}`);
+      }
+      return { id, result: await handler(parsed.data, context) };
+    } catch (error) {
+      if (error instanceof ProtocolError) return { id, error: { code: error.code, message: error.message } };
+      const detail = error instanceof Error ? error.message : String(error);
+      console.error(`herdr: ${method} failed:`, error);
+      return { id, error: { code: 'internal_error', message: `${method} failed: ${detail}` } };
+    }
+  }
+}

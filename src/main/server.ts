@@ -1,0 +1,140 @@
+/**
+ * The herdr server: listens on the unix socket, turns lines into requests for
+ * the router, writes responses, and shuts down in order (no new connections,
+ * panes ended, socket file removed).
+ */
+import { chmodSync } from 'node:fs';
+import { type Server, createServer } from 'node:net';
+import type { ResponseEnvelope } from '../protocol/envelope.js';
+import { Connection, type ConnectionHandler, MAX_LINE_BYTES } from './connection.js';
+import { registerPaneHandlers } from './handlers/pane.js';
+import { registerServerHandlers } from './handlers/server.js';
+import { registerWorkspaceHandlers } from './handlers/workspace.js';
+import { LoopDelayMonitor } from './loop-delay.js';
+import { RequestLineError, Router, parseRequestLine } from './router.js';
+import { Session, type SessionOptions } from './session.js';
+import { claimSocketPath, removeSocketFile, socketInode } from './socket-file.js';
+
+export type ServerOptions = SessionOptions;
+
+export class HerdrServer implements ConnectionHandler {
+  private readonly connections = new Set<Connection>();
+  private readonly router = new Router();
+  private readonly loopDelay = new LoopDelayMonitor();
+  readonly session: Session;
+  private listener: Server | undefined;
+  private inode: number | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly stoppedCallbacks: Array<() => void> = [];
+
+  private constructor(readonly options: ServerOptions) {
+    this.session = new Session(options, this.loopDelay);
+    registerServerHandlers(this.router, this.session, {
+      connectionCount: () => this.connections.size,
+      stop: () => void this.stop(),
+    });
+    registerWorkspaceHandlers(this.router, this.session);
+    registerPaneHandlers(this.router, this.session);
+  }
+
+  /** Claims the socket path and listens; throws StartupError when the path is not ours to take. */
+  static async start(options: ServerOptions): Promise<HerdrServer> {
+    await claimSocketPath(options.socketPath);
+    const server = new HerdrServer(options);
+    await server.listen();
+    return server;
+  }
+
+  /** Called once the server has stopped (by request or signal). */
+  onStopped(callback: () => void): void {
+    this.stoppedCallbacks.push(callback);
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  // ConnectionHandler
+
+  onLine(connection: Connection, rawLine: string): void {
+    const line = rawLine.trim();
+    if (line === '') {
+      if (!connection.keepAlive) {
+        connection.stopReading();
+        connection.end();
+      }
+      return;
+    }
+    let request;
+    try {
+      request = parseRequestLine(line);
+    } catch (error) {
+      if (!connection.keepAlive) connection.stopReading();
+      const id = error instanceof RequestLineError ? error.requestId : '';
+      const message = error instanceof Error ? error.message : String(error);
+      this.respond(connection, { id, error: { code: 'invalid_request', message } });
+      return;
+    }
+    if (request.keepAlive) connection.keepAlive = true;
+    else if (!connection.keepAlive) connection.stopReading();
+    void this.dispatch(connection, request);
+  }
+
+  onLineTooLong(connection: Connection): void {
+    connection.send({
+      id: '',
+      error: { code: 'invalid_request', message: `request line too long (limit ${MAX_LINE_BYTES} bytes)` },
+    });
+    connection.end();
+  }
+
+  onClose(connection: Connection): void {
+    this.connections.delete(connection);
+  }
+
+  private async dispatch(connection: Connection, request: ReturnType<typeof parseRequestLine>): Promise<void> {
+    const batch = this.session.newBatch();
+    const after: Array<() => void> = [];
+    const response = await this.router.dispatch(request, { batch, afterResponse: (action) => after.push(action) });
+    this.respond(connection, response);
+    batch.flush();
+    for (const action of after) action();
+  }
+
+  private respond(connection: Connection, response: ResponseEnvelope): void {
+    connection.send(response);
+    if (!connection.keepAlive) connection.end();
+  }
+
+  private listen(): Promise<void> {
+    const listener = createServer((socket) => {
+      if (this.stopping) return void socket.destroy();
+      this.connections.add(new Connection(socket, this));
+    });
+    this.listener = listener;
+    return new Promise((resolve, reject) => {
+      // Socket created 0600 from the start (umask), then made sure of (chmod).
+      const umask = process.umask(0o177);
+      listener.once('error', (error) => {
+        process.umask(umask);
+        reject(error);
+      });
+      listener.listen(this.options.socketPath, () => {
+        process.umask(umask);
+        chmodSync(this.options.socketPath, 0o600);
+        this.inode = socketInode(this.options.socketPath);
+        resolve();
+      });
+    });
+  }
+
+  private async shutdown(): Promise<void> {
+    this.listener?.close();
+    removeSocketFile(this.options.socketPath, this.inode);
+    await this.session.stop();
+    for (const connection of this.connections) connection.end();
+    this.loopDelay.stop();
+    for (const callback of this.stoppedCallbacks) callback();
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * The server's operations on workspaces and panes: each one checks its input,
+ * asks the owning shard to do the PTY side, updates the registry and records
+ * the events it caused. Handlers call these; shards report back through the
+ * ShardListener half.
+ */
+import { resolve } from 'node:path';
+import { ProtocolError } from '../protocol/errors.js';
+import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
+import type { PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
+import type { PaneUpdate } from '../protocol/thread.js';
+import { VERSION } from '../protocol/version.js';
+import { EventBatch, EventHub } from './events.js';
+import type { SplitDirection } from './layout.js';
+import type { LoopDelayMonitor } from './loop-delay.js';
+import { type PaneRecord, Registry, type WorkspaceRecord } from './registry.js';
+import type { ShardHandle, ShardListener } from './shard-handle.js';
+import { ShardPool } from './shard-pool.js';
+import { directoryProblem, paneEnvironment, programProblem } from './spawn-spec.js';
+
+export interface SessionOptions {
+  socketPath: string;
+  workers: number;
+  cols: number;
+  rows: number;
+  /** The program of a pane without `command`. */
+  shell: string;
+}
+
+export interface SpawnRequest {
+  cwd: string | undefined;
+  command: string[] | undefined;
+  env: Record<string, string> | undefined;
+  cols: number | undefined;
+  rows: number | undefined;
+}
+
+export class Session implements ShardListener {
+  readonly registry = new Registry();
+  readonly events = new EventHub();
+  private readonly shards: ShardPool;
+  private readonly startedAt = Date.now();
+  private stopping = false;
+
+  constructor(
+    private readonly options: SessionOptions,
+    private readonly loopDelay: LoopDelayMonitor,
+  ) {
+    this.shards = new ShardPool(options.workers, this);
+  }
+
+  newBatch(): EventBatch {
+    return new EventBatch(this.events);
+  }
+
+  async createWorkspace(
+    request: SpawnRequest & { focus: boolean; label: string | undefined },
+    batch: EventBatch,
+  ): Promise<WorkspaceRecord> {
+    this.refuseWhileStopping();
+    const cwd = resolve(request.cwd ?? process.cwd());
+    const argv = this.checkedArgv(request, cwd, 'workspace_create_failed');
+    const workspaceUid = this.registry.reserveWorkspaceUid();
+    const paneUid = this.registry.reservePaneUid();
+    const shard = this.shards.pick((id) => this.panesOnShard(id));
+    const size = this.paneSize(request);
+    const started = await shard.request('spawn', {
+      paneUid,
+      workspaceUid,
+      argv,
+      cwd,
+      env: paneEnvironment(request.env, this.envIds(workspaceUid, paneUid)),
+      ...size,
+    });
+    const focusBefore = this.registry.focusKey();
+    const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, { ...started, ...size }, request);
+    batch.add('workspace_created', { workspace: this.registry.workspaceInfo(workspace) });
+    const focusChanged = this.registry.focusKey() !== focusBefore;
+    if (focusChanged) batch.add('workspace_focused', { workspace_id: String(workspace.position) });
+    const pane = this.registry.paneByUid(paneUid);
+    if (pane) {
+      batch.add('pane_created', { pane: this.registry.paneInfo(pane) });
+      if (focusChanged) batch.add('pane_focused', this.paneRef(pane));
+    }
+    return workspace;
+  }
+
+  async splitPane(
+    target: PaneRecord,
+    request: SpawnRequest & { direction: SplitDirection; focus: boolean },
+    batch: EventBatch,
+  ): Promise<PaneRecord> {
+    this.refuseWhileStopping();
+    const cwd = request.cwd === undefined ? (target.cwd ?? process.cwd()) : resolve(request.cwd);
+    const argv = this.checkedArgv(request, cwd, 'pane_split_failed');
+    const workspace = target.workspace;
+    const shard = this.shardOf(workspace);
+    const paneUid = this.registry.reservePaneUid();
+    const size = this.paneSize(request);
+    const started = await shard.request('spawn', {
+      paneUid,
+      workspaceUid: workspace.uid,
+      argv,
+      cwd,
+      ...(request.cwd === undefined ? { inheritCwdFromPaneUid: target.uid } : {}),
+      env: paneEnvironment(request.env, this.envIds(workspace.uid, paneUid)),
+      ...size,
+    });
+    if (this.registry.paneByUid(target.uid) !== target) {
+      void shard.request('close', { paneUid }).catch(() => undefined);
+      throw new ProtocolError('pane_not_found', `pane ${this.registry.paneIds(target).pane_id} closed during the split`);
+    }
+    const focusBefore = this.registry.focusKey();
+    const pane = this.registry.addSplitPane(target, paneUid, request.direction, { ...started, ...size }, request.focus);
+    batch.add('pane_created', { pane: this.registry.paneInfo(pane) });
+    this.addFocusEvents(focusBefore, batch);
+    return pane;
+  }
+
+  focusWorkspace(workspace: WorkspaceRecord, batch: EventBatch): void {
+    const focusBefore = this.registry.focusKey();
+    this.registry.focusWorkspace(workspace);
+    this.addFocusEvents(focusBefore, batch);
+  }
+
+  closePane(pane: PaneRecord, batch: EventBatch): void {
+    void this.shardOf(pane.workspace).request('close', { paneUid: pane.uid }).catch(() => undefined);
+    this.removePane(pane, batch);
+  }
+
+  closeWorkspace(workspace: WorkspaceRecord, batch: EventBatch): void {
+    const shard = this.shards.get(workspace.shardId);
+    for (const pane of workspace.panes) void shard?.request('close', { paneUid: pane.uid }).catch(() => undefined);
+    const workspaceId = String(workspace.position);
+    const focusBefore = this.registry.focusKey();
+    this.registry.removeWorkspace(workspace);
+    batch.add('workspace_closed', { workspace_id: workspaceId });
+    this.addFocusEvents(focusBefore, batch);
+  }
+
+  async read(pane: PaneRecord, source: ReadSource, lines: number, stripAnsi: boolean): Promise<PaneRead> {
+    const result = await this.shardOf(pane.workspace)
+      .request('read', { paneUid: pane.uid, source, lines, stripAnsi })
+      .catch((error: unknown) => this.paneGone(pane, error, 'pane_not_found'));
+    pane.revision = Math.max(pane.revision, result.revision);
+    const { pane_id, workspace_id, stable_id } = this.registry.paneIds(pane);
+    return { pane_id, workspace_id, source, text: result.text, revision: result.revision, truncated: result.truncated, stable_id };
+  }
+
+  /** Resolves every key first: one bad key and nothing is written. */
+  async input(pane: PaneRecord, text: string, keyNames: readonly string[], paste: boolean): Promise<void> {
+    const keys: ResolvedKey[] = keyNames.map((name) => {
+      const key = resolveKey(name);
+      if (!key) throw new ProtocolError('invalid_key', `unsupported key ${name}`);
+      return key;
+    });
+    await this.shardOf(pane.workspace)
+      .request('input', { paneUid: pane.uid, text, keys, paste })
+      .catch((error: unknown) => this.paneGone(pane, error, 'pane_send_failed'));
+  }
+
+  async resize(pane: PaneRecord, cols: number, rows: number): Promise<void> {
+    await this.shardOf(pane.workspace)
+      .request('resize', { paneUid: pane.uid, cols, rows })
+      .catch((error: unknown) => this.paneGone(pane, error, 'pane_not_found'));
+    pane.cols = cols;
+    pane.rows = rows;
+  }
+
+  async stats(connections: number): Promise<ServerStats> {
+    const shards = await Promise.all(
+      this.shards.all.map(async (shard) => {
+        const stats = await shard.request('stats', {}).catch(() => ({ panes: 0, bytesParsed: 0, matchers: 0 }));
+        return {
+          shard_id: shard.id,
+          workspaces: this.registry.workspaces.filter((w) => w.shardId === shard.id).length,
+          panes: stats.panes,
+          bytes_parsed: stats.bytesParsed,
+          matchers: stats.matchers,
+        };
+      }),
+    );
+    const memory = process.memoryUsage();
+    return {
+      version: VERSION,
+      uptime_ms: Date.now() - this.startedAt,
+      workspaces: this.registry.workspaces.length,
+      panes: this.registry.paneCount,
+      connections,
+      subscriptions: 0,
+      waits: 0,
+      matchers: shards.reduce((sum, s) => sum + s.matchers, 0),
+      events_emitted: this.events.emitted,
+      rss_bytes: memory.rss,
+      heap_used_bytes: memory.heapUsed,
+      loop_delay_p99_ms: this.loopDelay.p99Ms(),
+      shards,
+    };
+  }
+
+  /** Ends every pane's processes and every shard. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.shards.stop();
+  }
+
+  // ShardListener
+
+  paneUpdates(_shard: ShardHandle, updates: PaneUpdate[]): void {
+    for (const update of updates) {
+      const pane = this.registry.paneByUid(update.paneUid);
+      if (!pane) continue;
+      if (update.revision !== undefined) pane.revision = Math.max(pane.revision, update.revision);
+      if (update.cwd !== undefined) pane.cwd = update.cwd;
+      if (update.cwdLabel !== undefined) pane.cwdLabel = update.cwdLabel;
+      if (update.title !== undefined) pane.title = update.title;
+    }
+  }
+
+  paneExited(_shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void {
+    const pane = this.registry.paneByUid(paneUid);
+    if (!pane || this.stopping) return;
+    const batch = this.newBatch();
+    batch.add('pane_exited', { ...this.paneRef(pane), exit_code: exitCode, ...(signal === undefined ? {} : { signal }) });
+    this.removePane(pane, batch);
+    batch.flush();
+  }
+
+  died(shard: ShardHandle, reason: string): void {
+    if (this.stopping) return;
+    console.error(`herdr: ${reason}; its panes are reported exited and a fresh shard takes new work`);
+    const batch = this.newBatch();
+    for (const workspace of this.registry.workspaces.filter((w) => w.shardId === shard.id)) {
+      for (const pane of [...workspace.panes]) {
+        batch.add('pane_exited', this.paneRef(pane));
+        this.removePane(pane, batch);
+      }
+    }
+    batch.flush();
+    this.shards.replace(shard);
+  }
+
+  // helpers
+
+  private removePane(pane: PaneRecord, batch: EventBatch): void {
+    const ref = this.paneRef(pane);
+    const focusBefore = this.registry.focusKey();
+    const { workspaceClosed } = this.registry.removePane(pane);
+    batch.add('pane_closed', ref);
+    if (workspaceClosed) batch.add('workspace_closed', { workspace_id: ref.workspace_id });
+    this.addFocusEvents(focusBefore, batch);
+  }
+
+  private addFocusEvents(focusBefore: string, batch: EventBatch): void {
+    if (this.registry.focusKey() === focusBefore) return;
+    const workspace = this.registry.activeWorkspace;
+    if (!workspace) return;
+    batch.add('workspace_focused', { workspace_id: String(workspace.position) });
+    const pane = this.registry.paneByUid(workspace.focusedPaneUid);
+    if (pane) batch.add('pane_focused', this.paneRef(pane));
+  }
+
+  private paneRef(pane: PaneRecord): { pane_id: string; workspace_id: string } {
+    const { pane_id, workspace_id } = this.registry.paneIds(pane);
+    return { pane_id, workspace_id };
+  }
+
+  /** A shard said no about a pane: if the pane is really gone, say so in the caller's terms. */
+  private paneGone(pane: PaneRecord, error: unknown, code: 'pane_not_found' | 'pane_send_failed'): never {
+    if (error instanceof ProtocolError && error.code === 'pane_not_found') {
+      const id = this.registry.paneIds(pane).pane_id;
+      throw new ProtocolError(code, code === 'pane_send_failed' ? `pane ${id} has exited` : `pane ${id} not found`);
+    }
+    throw error;
+  }
+
+  private checkedArgv(request: SpawnRequest, cwd: string, code: 'workspace_create_failed' | 'pane_split_failed'): string[] {
+    const cwdProblem = directoryProblem(cwd);
+    if (cwdProblem) throw new ProtocolError(code, cwdProblem);
+    const argv = request.command ?? [this.options.shell];
+    const program = argv[0] ?? '';
+    const problem = programProblem(program, request.env?.PATH ?? process.env.PATH, cwd);
+    if (problem) throw new ProtocolError(code, problem);
+    return argv;
+  }
+
+  private paneSize(request: SpawnRequest): { cols: number; rows: number } {
+    return { cols: request.cols ?? this.options.cols, rows: request.rows ?? this.options.rows };
+  }
+
+  private envIds(workspaceUid: number, paneUid: number) {
+    return {
+      socketPath: this.options.socketPath,
+      workspaceStableId: `w${workspaceUid}`,
+      paneStableId: `w${workspaceUid}:p${paneUid}`,
+    };
+  }
+
+  private shardOf(workspace: WorkspaceRecord): ShardHandle {
+    const shard = this.shards.get(workspace.shardId);
+    if (!shard) throw new ProtocolError('internal_error', `shard ${workspace.shardId} of workspace w${workspace.uid} is gone`);
+    return shard;
+  }
+
+  private panesOnShard(shardId: number): number {
+    let count = 0;
+    for (const workspace of this.registry.workspaces) if (workspace.shardId === shardId) count += workspace.panes.length;
+    return count;
+  }
+
+  private refuseWhileStopping(): void {
+    if (this.stopping) throw new ProtocolError('server_unavailable', 'the server is shutting down');
+  }
+}

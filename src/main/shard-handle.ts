@@ -1,0 +1,88 @@
+/**
+ * The main thread's end of one shard worker: typed requests with pending
+ * replies, and the shard's unsolicited messages handed to a listener. A shard
+ * that dies rejects its pending requests and is reported, never crashing main.
+ */
+import { Worker } from 'node:worker_threads';
+import { ProtocolError } from '../protocol/errors.js';
+import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
+
+export interface ShardListener {
+  paneUpdates(shard: ShardHandle, updates: PaneUpdate[]): void;
+  paneExited(shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void;
+  died(shard: ShardHandle, reason: string): void;
+}
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+const SHARD_SCRIPT = new URL('../workers/shard.js', import.meta.url);
+
+export class ShardHandle {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextReqId = 1;
+  private stopping = false;
+  alive = true;
+
+  constructor(
+    readonly id: number,
+    private readonly listener: ShardListener,
+  ) {
+    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '' };
+    this.worker = new Worker(SHARD_SCRIPT, { workerData: init, name: `shard-${id}` });
+    this.worker.on('message', (message: FromShard) => this.receive(message));
+    this.worker.on('error', (error) => this.die(`shard ${id} crashed: ${error.message}`));
+    this.worker.on('exit', (code) => this.die(`shard ${id} exited with code ${code}`));
+  }
+
+  request<K extends ShardRequestKind>(kind: K, params: ShardRequests[K]['params']): Promise<ShardRequests[K]['result']> {
+    if (!this.alive) return Promise.reject(new ProtocolError('internal_error', `shard ${this.id} is not running`));
+    const reqId = this.nextReqId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(reqId, { resolve: resolve as (result: unknown) => void, reject });
+      this.worker.postMessage({ kind, reqId, params } as ToShard);
+    });
+  }
+
+  /** Ends every pane (waiting up to the pane kill grace), then the worker. */
+  async stop(): Promise<void> {
+    if (!this.alive) return;
+    await this.request('shutdown', {}).catch(() => undefined);
+    this.stopping = true;
+    await this.worker.terminate();
+  }
+
+  private receive(message: FromShard): void {
+    switch (message.kind) {
+      case 'reply': {
+        const pending = this.pending.get(message.reqId);
+        if (!pending) return;
+        this.pending.delete(message.reqId);
+        if ('error' in message) pending.reject(new ProtocolError(message.error.code, message.error.message));
+        else pending.resolve(message.result);
+        return;
+      }
+      case 'paneUpdates':
+        this.listener.paneUpdates(this, message.updates);
+        return;
+      case 'paneExited':
+        this.listener.paneExited(this, message.paneUid, message.exitCode, message.signal);
+        return;
+      default: {
+        const unknown: never = message;
+        throw new Error(`unknown shard message ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  private die(reason: string): void {
+    if (!this.alive) return;
+    this.alive = false;
+    for (const pending of this.pending.values()) pending.reject(new ProtocolError('internal_error', reason));
+    this.pending.clear();
+    if (!this.stopping) this.listener.died(this, reason);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Checks and environment for starting a pane's process, done before anything
+ * is spawned so a bad request changes nothing and gets a clear error.
+ * The program is exec'd directly (argv), never through a shell.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+
+/** Why `cwd` cannot be a pane's directory, or undefined when it can. */
+export function directoryProblem(cwd: string): string | undefined {
+  try {
+    if (!statSync(cwd).isDirectory()) return `cwd ${cwd} is not a directory`;
+    accessSync(cwd, constants.X_OK);
+    return undefined;
+  } catch {
+    return `cwd ${cwd} does not exist or cannot be entered`;
+  }
+}
+
+/** Why `program` cannot be run with this PATH and cwd, or undefined when it can. */
+export function programProblem(program: string, path: string | undefined, cwd: string): string | undefined {
+  const candidates = program.includes('/')
+    ? [isAbsolute(program) ? program : resolve(cwd, program)]
+    : (path ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  for (const candidate of candidates) {
+    try {
+      if (statSync(candidate).isFile()) {
+        accessSync(candidate, constants.X_OK);
+        return undefined;
+      }
+    } catch {
+      // try the next one
+    }
+  }
+  return `command not found or not executable: ${program}`;
+}
+
+export interface PaneEnvIds {
+  socketPath: string;
+  workspaceStableId: string;
+  paneStableId: string;
+}
+
+/** The server's environment, the client's additions, then the HERDR_* values nobody overrides. */
+export function paneEnvironment(clientEnv: Record<string, string> | undefined, ids: PaneEnvIds): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  env.TERM = 'xterm-256color';
+  Object.assign(env, clientEnv);
+  env.HERDR_ENV = '1';
+  env.HERDR_SOCKET_PATH = ids.socketPath;
+  env.HERDR_WORKSPACE_ID = ids.workspaceStableId;
+  env.HERDR_PANE_ID = ids.paneStableId;
+  return env;
+}

@@ -1,0 +1,30 @@
+/** Request and response envelopes of SPEC §2. */
+import type { ErrorCode } from './errors.js';
+
+export interface RequestEnvelope {
+  id: string;
+  method: string;
+  params: Record<string, unknown>;
+  /** EXT: keep the connection open for further requests (SPEC §1). */
+  keep_alive?: boolean;
+}
+
+export interface SuccessResponse<R = unknown> {
+  id: string;
+  result: R;
+}
+
+export interface ErrorResponse {
+  id: string;
+  error: { code: ErrorCode; message: string };
+}
+
+export type ResponseEnvelope<R = unknown> = SuccessResponse<R> | ErrorResponse;
+
+export function isErrorResponse(response: ResponseEnvelope): response is ErrorResponse {
+  return 'error' in response;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,101 @@
+/**
+ * One entry per socket method (SPEC §5, §5.1): its params schema (validated at
+ * the server's edge) and, in `MethodResults`, its result. The server's router,
+ * the client library and the CLI all take their types from here.
+ */
+import { z } from 'zod';
+import type { PaneInfo, PaneRead, ServerStats, WorkspaceInfo } from './objects.js';
+
+// herdr's clients may send `null` for an absent optional field (serde `Option`).
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+const workspaceId = z.string();
+const paneId = z.string();
+const dimension = z.number().int().min(1).max(1000);
+const keys = z.array(z.string());
+export const MAX_READ_LINES = 10_000;
+
+/** Extra params of `workspace.create` and `pane.split` (SPEC §5.1). */
+const spawnOptions = {
+  label: optional(z.string()),
+  command: optional(z.array(z.string()).min(1, 'command needs at least the program')),
+  env: optional(z.record(z.string(), z.string())),
+  cols: optional(dimension),
+  rows: optional(dimension),
+};
+
+const empty = z.object({});
+
+export const METHOD_PARAMS = {
+  ping: empty,
+  'workspace.list': empty,
+  'workspace.get': z.object({ workspace_id: workspaceId }),
+  'workspace.create': z.object({ cwd: optional(z.string()), focus: optional(z.boolean()), ...spawnOptions }),
+  'workspace.focus': z.object({ workspace_id: workspaceId }),
+  'workspace.rename': z.object({ workspace_id: workspaceId, label: z.string() }),
+  'workspace.close': z.object({ workspace_id: workspaceId }),
+  'pane.list': z.object({ workspace_id: optional(workspaceId) }),
+  'pane.get': z.object({ pane_id: paneId }),
+  'pane.read': z.object({
+    pane_id: paneId,
+    source: z.enum(['visible', 'recent']),
+    lines: optional(z.number().int().min(0)),
+    strip_ansi: optional(z.boolean()),
+  }),
+  'pane.send_text': z.object({ pane_id: paneId, text: z.string() }),
+  'pane.send_keys': z.object({ pane_id: paneId, keys }),
+  'pane.send_input': z.object({ pane_id: paneId, text: z.string(), keys: optional(keys) }),
+  'pane.split': z.object({
+    target_pane_id: paneId,
+    direction: z.enum(['right', 'down']),
+    cwd: optional(z.string()),
+    focus: optional(z.boolean()),
+    ...spawnOptions,
+  }),
+  'pane.close': z.object({ pane_id: paneId }),
+  'pane.resize': z.object({ pane_id: paneId, cols: dimension, rows: dimension }),
+  'server.stop': empty,
+  'server.stats': empty,
+} as const;
+
+export type MethodName = keyof typeof METHOD_PARAMS;
+/** Params after validation (defaults not yet applied). */
+export type MethodParams<M extends MethodName> = z.output<(typeof METHOD_PARAMS)[M]>;
+/** Params as a client writes them. */
+export type MethodInput<M extends MethodName> = z.input<(typeof METHOD_PARAMS)[M]>;
+
+type Ok = { type: 'ok' };
+type WorkspaceResult = { type: 'workspace_info'; workspace: WorkspaceInfo };
+type PaneResult = { type: 'pane_info'; pane: PaneInfo };
+
+export interface MethodResults {
+  ping: { type: 'pong'; version: string };
+  'workspace.list': { type: 'workspace_list'; workspaces: WorkspaceInfo[] };
+  'workspace.get': WorkspaceResult;
+  'workspace.create': WorkspaceResult;
+  'workspace.focus': WorkspaceResult;
+  'workspace.rename': WorkspaceResult;
+  'workspace.close': Ok;
+  'pane.list': { type: 'pane_list'; panes: PaneInfo[] };
+  'pane.get': PaneResult;
+  'pane.read': { type: 'pane_read'; read: PaneRead };
+  'pane.send_text': Ok;
+  'pane.send_keys': Ok;
+  'pane.send_input': Ok;
+  'pane.split': PaneResult;
+  'pane.close': Ok;
+  'pane.resize': PaneResult;
+  'server.stop': Ok;
+  'server.stats': { type: 'server_stats' } & ServerStats;
+}
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.hasOwn(METHOD_PARAMS, name);
+}
+
+/** A zod failure as one line naming the fields, e.g. `pane_id: expected string, received undefined`. */
+export function describeParamsError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}

@@ -1,0 +1,96 @@
+/**
+ * Every message between the main thread and a shard worker, in both directions.
+ * Both sides switch on `kind`; the compiler checks that every kind is handled.
+ *
+ * Panes and workspaces are named by their stable uids here; compact ids exist
+ * only at the socket edge (main thread).
+ */
+import type { ErrorCode } from './errors.js';
+import type { ResolvedKey } from './keys.js';
+import type { ReadSource } from './objects.js';
+
+export interface ShardInit {
+  shardId: number;
+  /** The user's home, for the `~` label. */
+  home: string;
+}
+
+export interface SpawnParams {
+  paneUid: number;
+  workspaceUid: number;
+  argv: string[];
+  cwd: string;
+  /** Start in this pane's live directory instead (split without `cwd`); `cwd` if it is gone. */
+  inheritCwdFromPaneUid?: number;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+/** What main learns about a pane when it starts. */
+export interface PaneStarted {
+  pid: number;
+  cwd: string;
+  cwdLabel: string;
+}
+
+export interface ReadParams {
+  paneUid: number;
+  source: ReadSource;
+  lines: number;
+  stripAnsi: boolean;
+}
+
+export interface ReadResult {
+  text: string;
+  revision: number;
+  truncated: boolean;
+}
+
+export interface InputParams {
+  paneUid: number;
+  text: string;
+  keys: ResolvedKey[];
+  /** Wrap multi-line text in bracketed paste when the program enabled it. */
+  paste: boolean;
+}
+
+export interface ShardStatsResult {
+  panes: number;
+  bytesParsed: number;
+  matchers: number;
+}
+
+/** Request kinds: params sent, result answered. */
+export interface ShardRequests {
+  spawn: { params: SpawnParams; result: PaneStarted };
+  read: { params: ReadParams; result: ReadResult };
+  input: { params: InputParams; result: null };
+  resize: { params: { paneUid: number; cols: number; rows: number }; result: null };
+  /** Ends the pane's processes (SIGHUP, SIGKILL after a grace) and forgets the pane. */
+  close: { params: { paneUid: number }; result: null };
+  /** Ends every pane and answers when all have exited (or the grace ran out). */
+  shutdown: { params: Record<string, never>; result: null };
+  stats: { params: Record<string, never>; result: ShardStatsResult };
+}
+
+export type ShardRequestKind = keyof ShardRequests;
+
+export type ToShard = {
+  [K in ShardRequestKind]: { kind: K; reqId: number; params: ShardRequests[K]['params'] };
+}[ShardRequestKind];
+
+/** Changed facts about a pane; absent fields did not change. */
+export interface PaneUpdate {
+  paneUid: number;
+  revision?: number;
+  cwd?: string;
+  cwdLabel?: string;
+  title?: string;
+}
+
+export type FromShard =
+  | { kind: 'reply'; reqId: number; result: unknown }
+  | { kind: 'reply'; reqId: number; error: { code: ErrorCode; message: string } }
+  | { kind: 'paneUpdates'; updates: PaneUpdate[] }
+  | { kind: 'paneExited'; paneUid: number; exitCode: number; signal?: number };

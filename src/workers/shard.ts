@@ -1,0 +1,158 @@
+/**
+ * Shard worker entry: owns the panes of whole workspaces and answers the main
+ * thread's requests (src/protocol/thread.ts). It posts back replies and
+ * batched pane updates, never per-chunk output.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ProtocolError, isErrorCode } from '../protocol/errors.js';
+import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
+import { Pane } from './pane.js';
+import { cwdLabel, processCwd } from './proc.js';
+
+/** Pane facts (revision, cwd, title) are posted at most this often per shard. */
+const UPDATE_INTERVAL_MS = 50;
+/** cwd can change without output (rare); a slow sweep catches it. */
+const SWEEP_INTERVAL_MS = 2000;
+
+if (!parentPort) throw new Error('shard.ts must run in a worker thread');
+const port = parentPort;
+const init = workerData as ShardInit;
+
+interface PaneState {
+  pane: Pane;
+  sent: { revision: number; cwd: string | undefined; title: string };
+}
+
+const panes = new Map<number, PaneState>();
+const dirty = new Set<number>();
+let flushTimer: NodeJS.Timeout | undefined;
+const shutdownWaiters: Array<() => void> = [];
+/** Bytes parsed by panes that are gone, so the shard's total never goes down. */
+let retiredBytes = 0;
+
+function post(message: FromShard): void {
+  port.postMessage(message);
+}
+
+function markDirty(paneUid: number): void {
+  dirty.add(paneUid);
+  flushTimer ??= setTimeout(flushUpdates, UPDATE_INTERVAL_MS);
+}
+
+function paneUpdate(state: PaneState): PaneUpdate | undefined {
+  const { pane, sent } = state;
+  const update: PaneUpdate = { paneUid: pane.uid };
+  let changed = false;
+  if (pane.revision !== sent.revision) {
+    update.revision = sent.revision = pane.revision;
+    changed = true;
+  }
+  if (pane.title !== sent.title) {
+    update.title = sent.title = pane.title;
+    changed = true;
+  }
+  const cwd = processCwd(pane.pid);
+  if (cwd !== undefined && cwd !== sent.cwd) {
+    sent.cwd = update.cwd = cwd;
+    update.cwdLabel = cwdLabel(cwd, init.home);
+    changed = true;
+  }
+  return changed ? update : undefined;
+}
+
+function flushUpdates(): void {
+  flushTimer = undefined;
+  const updates: PaneUpdate[] = [];
+  for (const uid of dirty) {
+    const state = panes.get(uid);
+    const update = state && !state.pane.ended ? paneUpdate(state) : undefined;
+    if (update) updates.push(update);
+  }
+  dirty.clear();
+  if (updates.length > 0) post({ kind: 'paneUpdates', updates });
+}
+
+const paneEvents = {
+  dirty(pane: Pane): void {
+    markDirty(pane.uid);
+  },
+  exited(pane: Pane, exitCode: number, signal: number | undefined): void {
+    retiredBytes += pane.bytesParsed;
+    panes.delete(pane.uid);
+    dirty.delete(pane.uid);
+    post(signal === undefined
+      ? { kind: 'paneExited', paneUid: pane.uid, exitCode }
+      : { kind: 'paneExited', paneUid: pane.uid, exitCode, signal });
+    if (panes.size === 0) shutdownWaiters.splice(0).forEach((resolve) => resolve());
+  },
+};
+
+function paneOf(paneUid: number): Pane {
+  const state = panes.get(paneUid);
+  if (!state || state.pane.ended) throw new ProtocolError('pane_not_found', `pane ${paneUid} is not in shard ${init.shardId}`);
+  return state.pane;
+}
+
+type Handlers = {
+  [K in ShardRequestKind]: (
+    params: ShardRequests[K]['params'],
+  ) => ShardRequests[K]['result'] | Promise<ShardRequests[K]['result']>;
+};
+
+const handlers: Handlers = {
+  spawn(params) {
+    const source = params.inheritCwdFromPaneUid === undefined ? undefined : panes.get(params.inheritCwdFromPaneUid);
+    const inherited = source ? processCwd(source.pane.pid) : undefined;
+    if (inherited !== undefined) params = { ...params, cwd: inherited };
+    const pane = new Pane(params, paneEvents);
+    const cwd = processCwd(pane.pid) ?? params.cwd;
+    panes.set(pane.uid, { pane, sent: { revision: 0, cwd, title: '' } });
+    return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, init.home) };
+  },
+  read(params) {
+    return paneOf(params.paneUid).read(params);
+  },
+  input(params) {
+    paneOf(params.paneUid).input(params);
+    return null;
+  },
+  resize(params) {
+    paneOf(params.paneUid).resize(params.cols, params.rows);
+    return null;
+  },
+  close(params) {
+    panes.get(params.paneUid)?.pane.close();
+    return null;
+  },
+  shutdown() {
+    for (const { pane } of panes.values()) pane.close();
+    if (panes.size === 0) return null;
+    return new Promise<null>((resolve) => shutdownWaiters.push(() => resolve(null)));
+  },
+  stats() {
+    let bytesParsed = 0;
+    for (const { pane } of panes.values()) bytesParsed += pane.bytesParsed;
+    return { panes: panes.size, bytesParsed: bytesParsed + retiredBytes, matchers: 0 };
+  },
+};
+
+async function handle(message: ToShard): Promise<void> {
+  try {
+    // The mapped Handlers type pairs each kind with its params; TS cannot follow
+    // the correlation through the union, hence the one widening here.
+    const handler = handlers[message.kind] as (params: unknown) => unknown;
+    const result = await handler(message.params);
+    post({ kind: 'reply', reqId: message.reqId, result });
+  } catch (error) {
+    const code = error instanceof ProtocolError && isErrorCode(error.code) ? error.code : 'internal_error';
+    const text = error instanceof Error ? error.message : String(error);
+    post({ kind: 'reply', reqId: message.reqId, error: { code, message: text } });
+  }
+}
+
+port.on('message', (message: ToShard) => void handle(message));
+
+const sweep = setInterval(() => {
+  for (const uid of panes.keys()) markDirty(uid);
+}, SWEEP_INTERVAL_MS);
+sweep.unref();
