@@ -10,6 +10,8 @@ const program = new Command('herdr')
   .description('control plane for fleets of terminal coding agents')
   .version(VERSION, '-V, --version')
   .showHelpAfterError()
+  // Flags belong to the command they follow (`herdr server stop --socket X`).
+  .enablePositionalOptions()
   .exitOverride();
 
 addServerCommands(program);

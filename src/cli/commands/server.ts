@@ -19,6 +19,7 @@ interface ServerFlags extends SocketOption {
 export function addServerCommands(program: Command): void {
   const server = program
     .command('server')
+    .enablePositionalOptions()
     .description('run the herdr server in the foreground (stop it with Ctrl-C, SIGTERM or `herdr server stop`)')
     .option('--socket <path>', 'socket path (default: SPEC §1 resolution)')
     .option('--workers <n>', 'shard worker threads (default: one per core)', positiveInt)
