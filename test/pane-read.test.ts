@@ -1,0 +1,107 @@
+/** SPEC §6: what pane.read returns — wrapped lines, the last N rows, truncated, ANSI, history. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type TestServer, readUntil, startServer } from './helpers/server.js';
+
+/** Runs `script` with sh in a fresh workspace (then keeps the pane alive) and returns the pane id. */
+async function paneRunning(server: TestServer, script: string, size: { cols?: number; rows?: number } = {}) {
+  const { workspace } = await server.call('workspace.create', {
+    cwd: server.dir,
+    command: ['/bin/sh', '-c', `${script}; exec sleep 600`],
+    ...size,
+  });
+  return `${workspace.workspace_id}-1`;
+}
+
+async function read(server: TestServer, paneId: string, params: { source?: 'visible' | 'recent'; lines?: number; strip_ansi?: boolean }) {
+  return (await server.call('pane.read', { pane_id: paneId, source: 'recent', ...params })).read;
+}
+
+describe('pane.read', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.stop());
+
+  it('visible joins a soft-wrapped line; recent gives its physical rows', async () => {
+    const long = 'abcdefghij'.repeat(5);
+    const pane = await paneRunning(server, `printf '%s\\nnext\\n' ${long}`, { cols: 20, rows: 10 });
+    const visible = await readUntil(server, pane, (t) => t.includes('next'), { source: 'visible' });
+    assert.equal(visible, `${long}\nnext\n`);
+    const recent = await read(server, pane, { lines: 10 });
+    assert.equal(recent.text, `${long.slice(0, 20)}\n${long.slice(20, 40)}\n${long.slice(40)}\nnext\n`);
+    assert.equal(recent.truncated, false);
+  });
+
+  it('recent returns the last N rows even when the screen is mostly empty', async () => {
+    const pane = await paneRunning(server, "seq 1 300; printf '\\033[2J\\033[H'; echo tail");
+    await readUntil(server, pane, (t) => /^tail$/m.test(t), { source: 'visible' });
+    const { text, truncated } = await read(server, pane, { lines: 50 });
+    const rows = text.trimEnd().split('\n');
+    assert.equal(rows.length, 50);
+    assert.equal(rows.at(-1), 'tail');
+    assert.equal(truncated, true);
+  });
+
+  it('recent gives 10 000 rows with no gap across history and emulator, and truncated', async () => {
+    const pane = await paneRunning(server, 'seq 1 12000');
+    await readUntil(server, pane, (t) => /^12000$/m.test(t), { lines: 5 }, 20_000);
+    const { text, truncated } = await read(server, pane, { lines: 10_000 });
+    const rows = text.trimEnd().split('\n');
+    assert.equal(rows.length, 10_000);
+    rows.forEach((row, i) => assert.equal(row, String(2001 + i), `row ${i}`));
+    assert.equal(truncated, true);
+    const capped = await read(server, pane, { lines: 50_000 });
+    assert.equal(capped.text.trimEnd().split('\n').length, 10_000, 'lines is capped at 10 000');
+  });
+
+  it('lines: 0 returns "" and short output is not truncated', async () => {
+    const pane = await paneRunning(server, 'echo one; echo two');
+    await readUntil(server, pane, (t) => t.includes('two'));
+    assert.deepEqual(await read(server, pane, { lines: 0 }).then((r) => [r.text, r.truncated]), ['', true]);
+    const all = await read(server, pane, { lines: 80 });
+    assert.equal(all.text, 'one\ntwo\n');
+    assert.equal(all.truncated, false);
+  });
+
+  it('strip_ansi:false keeps SGR colours, on screen and in history; the default strips them', async () => {
+    const pane = await paneRunning(server, "printf '\\033[31mred\\033[0m plain \\033[1;42mbold\\033[0m\\n'; seq 1 700");
+    await readUntil(server, pane, (t) => /^700$/m.test(t), { lines: 5 });
+    const plain = await read(server, pane, { lines: 1000 });
+    assert.match(plain.text, /^red plain bold$/m);
+    assert.doesNotMatch(plain.text, /\x1b/);
+    const styled = await read(server, pane, { lines: 1000, strip_ansi: false });
+    assert.match(styled.text, /^\x1b\[0;31mred\x1b\[0m plain \x1b\[0;1;42mbold\x1b\[0m$/m);
+  });
+
+  it('visible with strip_ansi:false colours the screen', async () => {
+    const pane = await paneRunning(server, "printf 'x \\033[38;5;208morange\\033[0m\\n'");
+    const text = await readUntil(server, pane, (t) => t.includes('orange'), { source: 'visible', strip_ansi: false });
+    assert.equal(text, 'x \x1b[0;38;5;208morange\x1b[0m\n');
+  });
+
+  it('clear (ESC [3J) empties the history too', async () => {
+    const pane = await paneRunning(server, "seq 1 2000; printf '\\033[H\\033[2J\\033[3J'; echo fresh");
+    await readUntil(server, pane, (t) => /^fresh$/m.test(t), { source: 'visible' });
+    const { text } = await read(server, pane, { lines: 10_000 });
+    assert.equal(text, 'fresh\n');
+  });
+
+  it('in the alternate screen, recent is the screen', async () => {
+    const pane = await paneRunning(server, "seq 1 500; printf '\\033[?1049h\\033[Hfull screen app\\n'");
+    await readUntil(server, pane, (t) => t.includes('full screen app'), { source: 'visible' });
+    const { text } = await read(server, pane, { lines: 1000 });
+    assert.equal(text, 'full screen app\n');
+  });
+
+  it('revision increases when the screen changes', async () => {
+    const pane = await paneRunning(server, 'echo first');
+    await readUntil(server, pane, (t) => t.includes('first'));
+    const before = (await read(server, pane, {})).revision;
+    assert.ok(before > 0);
+    await server.call('pane.send_text', { pane_id: pane, text: 'typed' }); // the tty echoes it
+    await readUntil(server, pane, (t) => t.includes('typed'));
+    assert.ok((await read(server, pane, {})).revision > before);
+  });
+});
