@@ -1,5 +1,5 @@
 /** Facts about a pane's processes read from Linux /proc. */
-import { existsSync, readlinkSync } from 'node:fs';
+import { existsSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The current directory of a process, or undefined when it is gone or unreadable. */
@@ -23,4 +23,13 @@ export function cwdLabel(cwd: string, home: string): string {
   }
   if (cwd === home) return '~';
   return cwd === '/' ? '/' : basename(cwd);
+}
+
+/** A directory as /proc will report it (symlinks resolved), or as given if that fails. */
+export function realDirectory(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

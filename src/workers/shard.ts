@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ProtocolError, isErrorCode } from '../protocol/errors.js';
 import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
 import { Pane } from './pane.js';
-import { cwdLabel, processCwd } from './proc.js';
+import { cwdLabel, processCwd, realDirectory } from './proc.js';
 
 /** Pane facts (revision, cwd, title) are posted at most this often per shard. */
 const UPDATE_INTERVAL_MS = 50;
@@ -105,7 +105,8 @@ const handlers: Handlers = {
     const inherited = source ? processCwd(source.pane.pid) : undefined;
     if (inherited !== undefined) params = { ...params, cwd: inherited };
     const pane = new Pane(params, paneEvents);
-    const cwd = processCwd(pane.pid) ?? params.cwd;
+    // Not /proc yet: the forked child may not have entered its directory.
+    const cwd = realDirectory(params.cwd);
     panes.set(pane.uid, { pane, sent: { revision: 0, cwd, title: '' } });
     return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, init.home) };
   },

@@ -1,0 +1,92 @@
+/** Security and load: no pane can reach another pane's terminal; a flood slows only its own pane. */
+import assert from 'node:assert/strict';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { eventually, readUntil, startServer } from './helpers/server.js';
+
+function fdTargets(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe('isolation', () => {
+  it("a pane's processes hold no PTY master and no other pane's terminal", async () => {
+    const server = await startServer({ workers: 2 });
+    try {
+      for (let i = 0; i < 4; i++) {
+        await server.call('workspace.create', { cwd: server.dir });
+        await server.call('pane.split', { target_pane_id: `${i + 1}-1`, direction: 'right', command: ['/bin/sh', '-c', 'sleep 600'] });
+      }
+      const { panes } = await server.call('pane.list', {});
+      assert.equal(panes.length, 8);
+      const terminals = new Set<string>();
+      for (const pane of panes) {
+        const targets = fdTargets(pane.pid);
+        assert.ok(!targets.includes('/dev/ptmx'), `pane ${pane.pane_id} holds a PTY master: ${targets.join(', ')}`);
+        const ttys = new Set(targets.filter((t) => t.startsWith('/dev/pts/')));
+        assert.equal(ttys.size, 1, `pane ${pane.pane_id} has exactly its own terminal: ${[...ttys].join(', ')}`);
+        terminals.add([...ttys][0] ?? '');
+      }
+      assert.equal(terminals.size, 8, 'every pane has a terminal of its own');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('load', () => {
+  for (const workers of [2, 1]) {
+    it(`yes flooding one pane leaves ping and pane.read on another answering (${workers} shard${workers > 1 ? 's' : ''})`, async () => {
+      const server = await startServer({ workers });
+      try {
+        await server.call('workspace.create', { cwd: server.dir, command: ['yes', 'flooding the pane with a line of text'] });
+        await server.call('pane.split', { target_pane_id: '1-1', direction: 'right' });
+        await server.call('workspace.create', { cwd: server.dir });
+        const flooded = async () => (await server.call('server.stats', {})).shards.reduce((n, s) => n + s.bytes_parsed, 0);
+        const start = await flooded();
+        for (const pane of ['1-2', '2-1']) {
+          for (let i = 0; i < 5; i++) {
+            assert.equal((await server.call('ping', {})).type, 'pong');
+            await server.call('pane.send_input', { pane_id: pane, text: `echo marker-${i}` });
+            await readUntil(server, pane, (t) => new RegExp(`^marker-${i}$`, 'm').test(t));
+          }
+        }
+        const end = await flooded();
+        assert.ok(end > start + 100_000, `the flood kept flowing meanwhile (${start} → ${end})`);
+        const { read } = await server.call('pane.read', { pane_id: '1-1', source: 'recent', lines: 3 });
+        assert.match(read.text, /^flooding the pane with a line of text$/m);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+
+  it('a fast producer loses no output (flow control slows it instead)', async () => {
+    const server = await startServer();
+    try {
+      await server.call('workspace.create', { cwd: server.dir, command: ['/bin/sh', '-c', 'seq 1 200000; exec sleep 600'] });
+      await readUntil(server, '1-1', (t) => /^200000$/m.test(t), { lines: 3 }, 60_000);
+      const { read } = await server.call('pane.read', { pane_id: '1-1', source: 'recent', lines: 10_000 });
+      const rows = read.text.trimEnd().split('\n');
+      assert.equal(rows.length, 10_000);
+      rows.forEach((row, i) => assert.equal(row, String(190_001 + i)));
+      const stats = await server.call('server.stats', {});
+      const expectedBytes = Array.from({ length: 6 }, (_, d) => d + 1).reduce(
+        (sum, digits) => sum + (Math.min(200_000, 10 ** digits - 1) - 10 ** (digits - 1) + 1) * (digits + 2),
+        0,
+      );
+      await eventually(
+        async () => (await server.call('server.stats', {})).shards.reduce((n, s) => n + s.bytes_parsed, 0) >= expectedBytes,
+        'every byte to be parsed',
+      );
+      assert.ok(stats.panes === 1);
+    } finally {
+      await server.stop();
+    }
+  });
+});
