@@ -26,6 +26,8 @@ describe('isolation', () => {
       assert.equal(panes.length, 8);
       const terminals = new Set<string>();
       for (const pane of panes) {
+        // Between fork and exec the child is still node-pty's helper code; judge the program itself.
+        await eventually(() => readlinkSync(`/proc/${pane.pid}/exe`) !== process.execPath, `pane ${pane.pane_id} to exec`);
         const targets = fdTargets(pane.pid);
         assert.ok(!targets.includes('/dev/ptmx'), `pane ${pane.pane_id} holds a PTY master: ${targets.join(', ')}`);
         const ttys = new Set(targets.filter((t) => t.startsWith('/dev/pts/')));
