@@ -55,7 +55,7 @@ describe('load', () => {
           for (let i = 0; i < 5; i++) {
             assert.equal((await server.call('ping', {})).type, 'pong');
             await server.call('pane.send_input', { pane_id: pane, text: `echo marker-${i}` });
-            await readUntil(server, pane, (t) => new RegExp(`^marker-${i}$`, 'm').test(t));
+            await readUntil(server, pane, (t) => new RegExp(`^(?:\\$ )?marker-${i}$`, "m").test(t));
           }
         }
         const end = await flooded();

@@ -1,0 +1,80 @@
+/** Every error code this server can produce on demand, and no leak from panes that come and go. */
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { HerdrError } from '../src/cli/client.js';
+import { ERROR_CODES } from '../src/protocol/errors.js';
+import { eventually, rawExchange, startServer } from './helpers/server.js';
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof HerdrError) return error.code;
+    throw error;
+  }
+  throw new Error('expected an error response');
+}
+
+describe('error codes', () => {
+  it('answers each with its code; the server keeps serving', async () => {
+    const server = await startServer();
+    try {
+      await server.call('workspace.create', { cwd: server.dir });
+      const seen = new Set<string>();
+      const expect = async (code: string, promise: Promise<unknown>) => {
+        assert.equal(await codeOf(promise), code);
+        seen.add(code);
+      };
+      const { lines } = await rawExchange(server.socketPath, '{"id":"x","method":"nope","params":{}}\n');
+      assert.equal(JSON.parse(lines[0] ?? '{}').error.code, 'invalid_request');
+      seen.add('invalid_request');
+      await expect('workspace_not_found', server.call('workspace.focus', { workspace_id: '9' }));
+      await expect('pane_not_found', server.call('pane.read', { pane_id: '1-9', source: 'visible' }));
+      await expect('invalid_key', server.call('pane.send_keys', { pane_id: '1-1', keys: ['Hyper'] }));
+      await expect('workspace_create_failed', server.call('workspace.create', { cwd: '/nonexistent' }));
+      await expect('pane_split_failed', server.call('pane.split', { target_pane_id: '1-1', direction: 'down', command: ['/nonexistent'] }));
+
+      // A pane that ignores SIGHUP makes the shutdown wait its 2 s grace; a request meanwhile is refused.
+      await server.call('workspace.create', { cwd: server.dir, command: ['/bin/sh', '-c', "trap '' HUP; sleep 600"] });
+      const connection = await server.keepAlive();
+      await connection.call('server.stop', {});
+      await expect('server_unavailable', connection.call('workspace.create', { cwd: server.dir }));
+      connection.close();
+      assert.equal(await server.waitExit(), 0);
+
+      // Not producible on demand: timeout and invalid_regex (waits, issue #3), pane_send_failed
+      // (a pane whose process exited between the id lookup and the write), internal_error (bugs).
+      const notProducible = ['timeout', 'invalid_regex', 'pane_send_failed', 'internal_error', 'events_lost'];
+      assert.deepEqual(
+        Object.keys(ERROR_CODES).filter((code) => !seen.has(code) && !notProducible.includes(code)),
+        [],
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('leaks', () => {
+  it('panes that come and go leave no fds, panes or workspaces behind', async () => {
+    const server = await startServer();
+    const fds = () => readdirSync(`/proc/${server.child.pid}/fd`).length;
+    try {
+      await server.call('workspace.create', { cwd: server.dir });
+      const before = fds();
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 5; i++) await server.call('pane.split', { target_pane_id: '1-1', direction: 'right' });
+        await server.call('workspace.create', { cwd: server.dir, command: ['/bin/true'] });
+        for (let i = 0; i < 5; i++) await server.call('pane.close', { pane_id: '1-2' });
+      }
+      await eventually(async () => (await server.call('server.stats', {})).shards.every((s) => s.panes <= 1) || undefined, 'shards to drop the closed panes');
+      const stats = await server.call('server.stats', {});
+      assert.equal(stats.panes, 1);
+      assert.equal(stats.workspaces, 1);
+      await eventually(() => fds() <= before, `server fds back to ${before} (now ${fds()})`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
