@@ -41,13 +41,6 @@ export async function panesBench(): Promise<void> {
     const idle = await settle(pid);
 
     const connection = await HerdrConnection.open(server.socketPath);
-    const keepAlive: number[] = [];
-    const oneShot: number[] = [];
-    for (let i = 0; i < LIST_SAMPLES; i++) {
-      keepAlive.push((await timed(() => connection.call('pane.list', {})))[1]);
-      oneShot.push((await timed(() => call('pane.list', {}, { socketPath: server.socketPath })))[1]);
-    }
-
     const full = panes.slice(0, FULL_PANES);
     const [, fillMs] = await timed(async () => {
       await Promise.all(full.map((p) => connection.call('pane.send_input', { pane_id: p.stable_id, text: FILL })));
@@ -60,12 +53,22 @@ export async function panesBench(): Promise<void> {
     });
     const filled = await settle(pid);
     const stats = await connection.call('server.stats', {});
+    // Latency last, so the garbage of 400 list responses is not counted as pane memory.
+    const keepAlive: number[] = [];
+    const oneShot: number[] = [];
+    for (let i = 0; i < LIST_SAMPLES; i++) {
+      keepAlive.push((await timed(() => connection.call('pane.list', {})))[1]);
+      oneShot.push((await timed(() => call('pane.list', {}, { socketPath: server.socketPath })))[1]);
+    }
+
     connection.close();
 
     console.log('herdr:');
     console.log(`  RSS at start ${mb(base)}, with ${PANES} idle panes ${mb(idle)}, with ${FULL_PANES} full ${mb(filled)}`);
     console.log(`  RSS per idle pane           ${mb((idle - base) / PANES)}   (budget 0.6 MB)`);
     console.log(`  RSS per full pane           ${mb((filled - idle) / FULL_PANES)}   (budget 3 MB)`);
+    const shardHeap = stats.shards.reduce((n, s) => n + s.heap_used_bytes, 0);
+    console.log(`  heap in use: main ${mb(stats.heap_used_bytes)}, shards ${mb(shardHeap)}`);
     console.log(`  filled ${FULL_PANES} panes in ${ms(fillMs)}; ${mb(stats.shards.reduce((n, s) => n + s.bytes_parsed, 0))} parsed`);
     console.log(`  pane.list at ${PANES} panes, keep-alive  p50 ${ms(percentile(keepAlive, 50))}  p99 ${ms(percentile(keepAlive, 99))}`);
     console.log(`  pane.list at ${PANES} panes, one-shot    p50 ${ms(percentile(oneShot, 50))}  p99 ${ms(percentile(oneShot, 99))}   (budget p50 5 ms at 500)`);

@@ -206,19 +206,23 @@ export class Registry {
     };
   }
 
+  /** Built as one literal (no spread): this runs for every pane of every `pane.list`. */
   paneInfo(pane: PaneRecord): PaneInfo {
+    const position = pane.workspace.position;
     const info: PaneInfo = {
-      ...this.paneIds(pane),
+      pane_id: `${position}-${pane.number}`,
+      workspace_id: String(position),
+      stable_id: `w${pane.workspace.uid}:p${pane.uid}`,
       focused: this.isFocused(pane),
+      cwd: pane.cwd,
+      agent: pane.agent,
       agent_state: pane.agentState,
       revision: pane.revision,
       cols: pane.cols,
       rows: pane.rows,
       pid: pane.pid,
+      title: pane.title || undefined,
     };
-    if (pane.cwd !== undefined) info.cwd = pane.cwd;
-    if (pane.agent !== undefined) info.agent = pane.agent;
-    if (pane.title) info.title = pane.title;
     return info;
   }
 

@@ -170,13 +170,16 @@ export class Session implements ShardListener {
   async stats(connections: number): Promise<ServerStats> {
     const shards = await Promise.all(
       this.shards.all.map(async (shard) => {
-        const stats = await shard.request('stats', {}).catch(() => ({ panes: 0, bytesParsed: 0, matchers: 0 }));
+        const stats = await shard
+          .request('stats', {})
+          .catch(() => ({ panes: 0, bytesParsed: 0, matchers: 0, heapUsedBytes: 0 }));
         return {
           shard_id: shard.id,
           workspaces: this.registry.workspaces.filter((w) => w.shardId === shard.id).length,
           panes: stats.panes,
           bytes_parsed: stats.bytesParsed,
           matchers: stats.matchers,
+          heap_used_bytes: stats.heapUsedBytes,
         };
       }),
     );

@@ -51,6 +51,7 @@ export interface ShardStats {
   panes: number;
   bytes_parsed: number;
   matchers: number;
+  heap_used_bytes: number;
 }
 
 export interface ServerStats {

@@ -59,6 +59,8 @@ export interface ShardStatsResult {
   panes: number;
   bytesParsed: number;
   matchers: number;
+  /** The shard isolate's V8 heap in use. */
+  heapUsedBytes: number;
 }
 
 /** Request kinds: params sent, result answered. */

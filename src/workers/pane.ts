@@ -33,6 +33,8 @@ export interface PaneEvents {
   /** The screen changed (at most once between two `takeDirty` calls matters). */
   dirty(pane: Pane): void;
   exited(pane: Pane, exitCode: number, signal: number | undefined): void;
+  /** The emulator parsed `bytes` more of the pane's output. */
+  parsed(bytes: number): void;
 }
 
 export class Pane {
@@ -201,6 +203,7 @@ export class Pane {
 
   private afterWrite(length: number): void {
     this.bytesParsed += length;
+    this.events.parsed(length);
     this.queuedBytes -= length;
     if (this.paused && this.queuedBytes < LOW_WATER_BYTES && !this.ended) {
       this.paused = false;

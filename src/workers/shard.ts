@@ -3,9 +3,11 @@
  * thread's requests (src/protocol/thread.ts). It posts back replies and
  * batched pane updates, never per-chunk output.
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ProtocolError, isErrorCode } from '../protocol/errors.js';
 import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
+import { IdleCollector } from './idle-gc.js';
 import { Pane } from './pane.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
 
@@ -72,7 +74,12 @@ function flushUpdates(): void {
   if (updates.length > 0) post({ kind: 'paneUpdates', updates });
 }
 
+const collector = new IdleCollector();
+
 const paneEvents = {
+  parsed(bytes: number): void {
+    collector.parsed(bytes);
+  },
   dirty(pane: Pane): void {
     markDirty(pane.uid);
   },
@@ -133,7 +140,12 @@ const handlers: Handlers = {
   stats() {
     let bytesParsed = 0;
     for (const { pane } of panes.values()) bytesParsed += pane.bytesParsed;
-    return { panes: panes.size, bytesParsed: bytesParsed + retiredBytes, matchers: 0 };
+    return {
+      panes: panes.size,
+      bytesParsed: bytesParsed + retiredBytes,
+      matchers: 0,
+      heapUsedBytes: getHeapStatistics().used_heap_size,
+    };
   },
 };
 

@@ -1,0 +1,64 @@
+/**
+ * The write sizing of src/workers/flow.ts against the real emulator: however
+ * the output is cut, no write adds more scrollback rows than it was allowed.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import xtermHeadless from '@xterm/headless';
+import { rowSafeLength } from '../src/workers/flow.js';
+
+const { Terminal } = xtermHeadless;
+
+function write(term: InstanceType<typeof Terminal>, data: Uint8Array): Promise<void> {
+  return new Promise((resolve) => term.write(data, resolve));
+}
+
+/** Output a program might send: text of all lengths, colours, cursor moves, wide chars, alt screen. */
+function sampleOutput(seed: number): Uint8Array {
+  let state = seed;
+  const random = (n: number) => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state % n;
+  };
+  const pieces = [
+    () => 'x'.repeat(random(300)),
+    () => '\r\n',
+    () => '\n\n\n',
+    () => `\x1b[${random(50)};${random(200)}H`,
+    () => `\x1b[${random(200)}C`,
+    () => '\x1b[31mred\x1b[0m',
+    () => '漢字'.repeat(random(80)),
+    () => '\x1bD\x1bE',
+    () => '\x1b[?1049h',
+    () => '\x1b[?1049l',
+    () => '\x1b[?25l',
+    () => '\t\b\x0b\x0c',
+  ];
+  let out = '';
+  while (out.length < 200_000) out += pieces[random(pieces.length)]?.() ?? '';
+  return new TextEncoder().encode(out);
+}
+
+describe('rowSafeLength', () => {
+  for (const seed of [1, 7, 42]) {
+    it(`never lets a write add more rows than allowed (seed ${seed})`, async () => {
+      const cols = 37;
+      const term = new Terminal({ cols, rows: 10, scrollback: 100_000, allowProposedApi: true });
+      const data = sampleOutput(seed);
+      const maxRows = 20;
+      let offset = 0;
+      let writes = 0;
+      while (offset < data.length) {
+        const length = Math.max(1, rowSafeLength(data, offset, maxRows, cols));
+        const before = term.buffer.normal.baseY;
+        await write(term, data.subarray(offset, offset + length));
+        const added = term.buffer.normal.baseY - before;
+        assert.ok(added <= maxRows, `write ${writes} at ${offset} (+${length} bytes) added ${added} rows`);
+        offset += length;
+        writes++;
+      }
+      assert.ok(writes < data.length / 20, `writes are not byte-sized (${writes} for ${data.length} bytes)`);
+      term.dispose();
+    });
+  }
+});
