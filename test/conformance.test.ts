@@ -1,12 +1,8 @@
 /** SPEC §12 conformance cases 1, 2 (without the waits), 5, 6 (without the wait) and 7, over the real socket. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { VERSION } from '../src/protocol/version.js';
-import { HERDR_BIN, type TestServer, rawExchange, readUntil, startServer } from './helpers/server.js';
-
-const run = promisify(execFile);
+import { type TestServer, herdrCli, rawExchange, readUntil, startServer } from './helpers/server.js';
 
 async function raw(server: TestServer, request: object): Promise<Record<string, any>> {
   const { lines } = await rawExchange(server.socketPath, `${JSON.stringify(request)}\n`);
@@ -99,8 +95,7 @@ describe('SPEC §12 conformance', () => {
 
   it('case 5: CLI management commands exit 0 and print the response', async () => {
     const fresh = await startServer();
-    const herdr = (...args: string[]) =>
-      run(process.execPath, [HERDR_BIN, ...args, '--socket', fresh.socketPath], { cwd: fresh.dir });
+    const herdr = herdrCli(fresh);
     try {
       assert.deepEqual(JSON.parse((await herdr('workspace', 'list')).stdout).result.workspaces, []);
       const created = JSON.parse((await herdr('workspace', 'create', '--cwd', fresh.dir)).stdout);
@@ -123,8 +118,7 @@ describe('SPEC §12 conformance', () => {
 
   it('case 6: CLI run then read shows the output', async () => {
     const fresh = await startServer();
-    const herdr = (...args: string[]) =>
-      run(process.execPath, [HERDR_BIN, ...args, '--socket', fresh.socketPath], { cwd: fresh.dir });
+    const herdr = herdrCli(fresh);
     try {
       await herdr('workspace', 'create', '--cwd', fresh.dir);
       const { stdout: nothing } = await herdr('pane', 'run', '1-1', "echo alpha && echo beta && printf 'ready\\n'");

@@ -44,6 +44,13 @@ describe('pane.read', () => {
     assert.equal(truncated, true);
   });
 
+  it('moving rows to history never breaks an escape sequence in two', async () => {
+    // 99 line feeds then `ESC [2J`: a write sized to the scrollback's room ends inside the sequence.
+    const pane = await paneRunning(server, `printf "$(seq 1 99)\\n\\033[2J\\033[Hafter\\n"`);
+    const screen = await readUntil(server, pane, (t) => /after$/m.test(t), { source: 'visible' });
+    assert.equal(screen, 'after\n');
+  });
+
   it('recent gives 10 000 rows with no gap across history and emulator, and truncated', async () => {
     const pane = await paneRunning(server, 'seq 1 12000');
     await readUntil(server, pane, (t) => /^12000$/m.test(t), { lines: 5 }, 20_000);

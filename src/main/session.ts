@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { ProtocolError } from '../protocol/errors.js';
 import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
 import type { PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
-import type { PaneUpdate } from '../protocol/thread.js';
+import type { PaneUpdate, SpawnParams } from '../protocol/thread.js';
 import { VERSION } from '../protocol/version.js';
 import { EventBatch, EventHub } from './events.js';
 import type { SplitDirection } from './layout.js';
@@ -64,7 +64,7 @@ export class Session implements ShardListener {
     const paneUid = this.registry.reservePaneUid();
     const shard = this.shards.pick((id) => this.panesOnShard(id));
     const size = this.paneSize(request);
-    const started = await shard.request('spawn', {
+    const started = await this.spawn(shard, 'workspace_create_failed', {
       paneUid,
       workspaceUid,
       argv,
@@ -97,7 +97,7 @@ export class Session implements ShardListener {
     const shard = this.shardOf(workspace);
     const paneUid = this.registry.reservePaneUid();
     const size = this.paneSize(request);
-    const started = await shard.request('spawn', {
+    const started = await this.spawn(shard, 'pane_split_failed', {
       paneUid,
       workspaceUid: workspace.uid,
       argv,
@@ -244,6 +244,13 @@ export class Session implements ShardListener {
   }
 
   // helpers
+
+  /** Starts a pane's process; a failure the checks could not foresee (fd limit, …) keeps its method's code. */
+  private spawn(shard: ShardHandle, code: 'workspace_create_failed' | 'pane_split_failed', params: SpawnParams) {
+    return shard.request('spawn', params).catch((error: unknown) => {
+      throw new ProtocolError(code, `cannot start the pane: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
 
   private removePane(pane: PaneRecord, batch: EventBatch): void {
     const ref = this.paneRef(pane);

@@ -15,6 +15,7 @@ import {
   LOW_WATER_BYTES,
   rowSafeLength,
 } from './flow.js';
+import { EscapeState } from './escape-state.js';
 import { History } from './history.js';
 import { flatten, rowMayHaveStyle, styledRow } from './row-text.js';
 import { readRecent, readVisible } from './screen-reader.js';
@@ -61,6 +62,8 @@ export class Pane {
   /** Our own CSI 3 J writes not parsed yet (the program's own clear the history too). */
   private ownErasesPending = 0;
   private killTimer: NodeJS.Timeout | undefined;
+  /** Where the parser is in the program's escape sequences (our erase goes only between them). */
+  private readonly escapes = new EscapeState();
 
   constructor(spec: SpawnParams, private readonly events: PaneEvents) {
     this.uid = spec.paneUid;
@@ -198,10 +201,12 @@ export class Pane {
       this.queue.shift();
       this.queueOffset = 0;
     }
-    this.term.write(slice, () => this.afterWrite(slice.length));
+    this.term.write(slice, () => this.afterWrite(slice));
   }
 
-  private afterWrite(length: number): void {
+  private afterWrite(slice: Uint8Array): void {
+    const length = slice.length;
+    this.escapes.feed(slice);
     this.bytesParsed += length;
     this.events.parsed(length);
     this.queuedBytes -= length;
@@ -209,7 +214,8 @@ export class Pane {
       this.paused = false;
       this.pty.resume();
     }
-    if (this.term.buffer.active.type === 'normal' && this.term.buffer.normal.baseY >= HARVEST_AT_ROWS) {
+    const harvestable = this.term.buffer.active.type === 'normal' && !this.escapes.inSequence;
+    if (harvestable && this.term.buffer.normal.baseY >= HARVEST_AT_ROWS) {
       this.harvest();
     } else {
       this.pump();

@@ -2,12 +2,13 @@
  * Starts a real herdr server (the `herdr server` command, in a child process)
  * on a private temporary socket, and talks to it over that socket.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { HerdrConnection, call, request } from '../../src/cli/client.js';
 import type { ResponseEnvelope } from '../../src/protocol/envelope.js';
 import type { MethodInput, MethodName, MethodResults } from '../../src/protocol/methods.js';
@@ -187,4 +188,10 @@ export function readUntil(
     `pane ${paneId} text to match`,
     timeoutMs,
   );
+}
+
+/** Runs the `herdr` CLI against `server` (its socket appended), from the server's directory. */
+export function herdrCli(server: TestServer): (...args: string[]) => Promise<{ stdout: string; stderr: string }> {
+  const run = promisify(execFile);
+  return (...args) => run(process.execPath, [HERDR_BIN, ...args, '--socket', server.socketPath], { cwd: server.dir });
 }
