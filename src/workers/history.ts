@@ -15,7 +15,7 @@ interface Rows {
   texts: string[];
   /** Rows with SGR escapes, by index; absent when the row has no attributes. */
   styled: Record<number, string>;
-  /** Indices of rows that continue the row before (soft wrap). */
+  /** Indices of rows that continue the row before (soft wrap), for logical-line reads to come. */
   wrapped: number[];
 }
 
@@ -35,7 +35,7 @@ export class History {
   private coldRows = 0;
   private hot: Rows = emptyRows();
   private droppedRows = 0;
-  private decoded: { block: ColdBlock; rows: Rows; wrapped: Set<number> } | undefined;
+  private decoded: { block: ColdBlock; rows: Rows } | undefined;
 
   constructor(readonly capacity: number) {}
 
@@ -65,12 +65,6 @@ export class History {
   text(index: number, withStyle: boolean): string {
     const { rows, at } = this.locate(index);
     return (withStyle ? rows.styled[at] : undefined) ?? rows.texts[at] ?? '';
-  }
-
-  /** Whether row `index` continues the row before it. */
-  isWrapped(index: number): boolean {
-    const { rows, at, wrapped } = this.locate(index);
-    return wrapped ? wrapped.has(at) : rows.wrapped.includes(at);
   }
 
   clear(): void {
@@ -107,16 +101,16 @@ export class History {
     return true;
   }
 
-  private locate(index: number): { rows: Rows; at: number; wrapped?: Set<number> } {
+  private locate(index: number): { rows: Rows; at: number } {
     let row = index + this.firstBlockOffset;
     if (row >= this.coldRows) return { rows: this.hot, at: row - this.coldRows };
     for (const block of this.blocks) {
       if (row < block.rows) {
         if (this.decoded?.block !== block) {
           const rows = JSON.parse(inflateRawSync(block.data).toString('utf8')) as Rows;
-          this.decoded = { block, rows, wrapped: new Set(rows.wrapped) };
+          this.decoded = { block, rows };
         }
-        return { rows: this.decoded.rows, at: row, wrapped: this.decoded.wrapped };
+        return { rows: this.decoded.rows, at: row };
       }
       row -= block.rows;
     }
