@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../protocol/version.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addServerCommands } from './commands/server.js';
+import { addWaitCommands } from './commands/wait.js';
 import { addWorkspaceCommands } from './commands/workspace.js';
 import { EXIT } from './exit-codes.js';
 
@@ -17,6 +18,7 @@ const program = new Command('herdr')
 addServerCommands(program);
 addWorkspaceCommands(program);
 addPaneCommands(program);
+addWaitCommands(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).
 function exitOverrideAll(command: Command): void {

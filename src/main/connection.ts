@@ -21,6 +21,8 @@ export interface ConnectionHandler {
 export class Connection {
   /** EXT keep-alive: set by the first request that asks for it. */
   keepAlive = false;
+  /** An event stream: stays open after its ack, the server only writes. */
+  streaming = false;
   /** A one-shot connection reads one request only. */
   private acceptingLines = true;
   private readonly partial: Buffer[] = [];
@@ -54,6 +56,16 @@ export class Connection {
     this.socket.write(`${JSON.stringify(message)}\n`);
     if (this.socket.writableLength > MAX_UNSENT_BYTES) this.destroy();
     else if (this.socket.writableLength > PAUSE_READING_ABOVE) this.socket.pause();
+  }
+
+  /** Bytes written but not yet taken by the client. */
+  get unsentBytes(): number {
+    return this.socket.writableLength;
+  }
+
+  /** Writes a line whatever the backlog (the event stream bounds its own). */
+  sendRaw(line: string): void {
+    if (this.isOpen) this.socket.write(line);
   }
 
   /** Stops reading further requests (one-shot connections, event streams). */

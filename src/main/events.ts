@@ -1,32 +1,53 @@
 /**
  * The server's event log: one seq counter for every event, a bounded log of
- * the recent ones, and the batch that holds a request's events until its
- * response has been written (SPEC §9.3: events after the response that caused
- * them). Delivery to subscribers hangs off `publish`.
+ * the recent lifecycle and agent-state events (for `since` replay), listeners,
+ * and the batch that holds a request's events until its response has been
+ * written (SPEC §9.3: events after the response that caused them).
  */
 import type { EventLine, LifecycleEventName, LifecycleEvents } from '../protocol/events.js';
 import { lifecycleData } from '../protocol/events.js';
 
 export const RETAINED_EVENTS = 4096;
 
-export type EventListener = (line: EventLine) => void;
+/** What the wire line does not say but subscriptions need: which pane it is, for good. */
+export interface EventMeta {
+  paneUid?: number;
+  paneStableId?: string;
+  workspaceStableId?: string;
+}
+
+export interface LoggedEvent {
+  line: EventLine;
+  meta: EventMeta;
+}
+
+export type EventListener = (event: LoggedEvent) => void;
 
 export class EventHub {
   private seq = 0;
-  private readonly log: EventLine[] = [];
+  private readonly log: LoggedEvent[] = [];
   private readonly listeners = new Set<EventListener>();
 
   get emitted(): number {
     return this.seq;
   }
 
+  get lastSeq(): number {
+    return this.seq;
+  }
+
   /** Gives the event its seq, retains it and hands it to every listener. */
-  publish(line: Omit<EventLine, 'seq'>): EventLine {
-    const stamped: EventLine = { ...line, seq: ++this.seq };
-    this.log.push(stamped);
+  publish(line: Omit<EventLine, 'seq'>, meta: EventMeta = {}): LoggedEvent {
+    const event: LoggedEvent = { line: { ...line, seq: ++this.seq }, meta };
+    this.log.push(event);
     if (this.log.length > RETAINED_EVENTS) this.log.shift();
-    for (const listener of this.listeners) listener(stamped);
-    return stamped;
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  /** A seq for a line that is sent to one subscriber only and never retained (output matches, `initial`). */
+  stamp(line: Omit<EventLine, 'seq'>): EventLine {
+    return { ...line, seq: ++this.seq };
   }
 
   listen(listener: EventListener): () => void {
@@ -34,11 +55,11 @@ export class EventHub {
     return () => this.listeners.delete(listener);
   }
 
-  /** Retained events after `seq`, or undefined when some of them are gone. */
-  since(seq: number): EventLine[] | undefined {
-    const oldest = this.log[0]?.seq ?? this.seq + 1;
-    if (seq + 1 < oldest && seq < this.seq) return undefined;
-    return this.log.filter((line) => (line.seq ?? 0) > seq);
+  /** Retained events after `seq`, or undefined when some of them are no longer retained. */
+  since(seq: number): LoggedEvent[] | undefined {
+    const oldest = this.log[0]?.line.seq ?? this.seq + 1;
+    if (seq < this.seq && seq + 1 < oldest) return undefined;
+    return this.log.filter((event) => (event.line.seq ?? 0) > seq);
   }
 }
 
@@ -47,15 +68,15 @@ export class EventHub {
  * (compact ids as they were then); they get their seq when flushed.
  */
 export class EventBatch {
-  private readonly pending: Array<Omit<EventLine, 'seq'>> = [];
+  private readonly pending: LoggedEvent[] = [];
 
   constructor(private readonly hub: EventHub) {}
 
-  add<E extends LifecycleEventName>(event: E, data: LifecycleEvents[E]): void {
-    this.pending.push({ event, data: lifecycleData(event, data) });
+  add<E extends LifecycleEventName>(event: E, data: LifecycleEvents[E], meta: EventMeta = {}): void {
+    this.pending.push({ line: { event, data: lifecycleData(event, data) }, meta });
   }
 
   flush(): void {
-    for (const line of this.pending.splice(0)) this.hub.publish(line);
+    for (const { line, meta } of this.pending.splice(0)) this.hub.publish(line, meta);
   }
 }

@@ -14,9 +14,12 @@ import {
   describeParamsError,
   isMethodName,
 } from '../protocol/methods.js';
+import type { Connection } from './connection.js';
 import type { EventBatch } from './events.js';
 
 export interface RequestContext {
+  /** The client's connection: `signal` aborts when it goes away. */
+  connection: Connection;
   /** Events this request causes; published after its response is written. */
   batch: EventBatch;
   /** Runs after the response has been written (e.g. shutting down). */

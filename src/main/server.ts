@@ -7,8 +7,10 @@ import { chmodSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { Connection, type ConnectionHandler, MAX_LINE_BYTES } from './connection.js';
+import { registerEventHandlers } from './handlers/events.js';
 import { registerPaneHandlers } from './handlers/pane.js';
 import { registerServerHandlers } from './handlers/server.js';
+import { registerWaitHandlers } from './handlers/waits.js';
 import { registerWorkspaceHandlers } from './handlers/workspace.js';
 import { LoopDelayMonitor } from './loop-delay.js';
 import { RequestLineError, Router, parseRequestLine } from './router.js';
@@ -35,6 +37,8 @@ export class HerdrServer implements ConnectionHandler {
     });
     registerWorkspaceHandlers(this.router, this.session);
     registerPaneHandlers(this.router, this.session);
+    registerEventHandlers(this.router, this.session);
+    registerWaitHandlers(this.router, this.session);
   }
 
   /** Claims the socket path and listens; throws StartupError when the path is not ours to take. */
@@ -96,7 +100,11 @@ export class HerdrServer implements ConnectionHandler {
   private async dispatch(connection: Connection, request: ReturnType<typeof parseRequestLine>): Promise<void> {
     const batch = this.session.newBatch();
     const after: Array<() => void> = [];
-    const response = await this.router.dispatch(request, { batch, afterResponse: (action) => after.push(action) });
+    const response = await this.router.dispatch(request, {
+      batch,
+      connection,
+      afterResponse: (action) => after.push(action),
+    });
     this.respond(connection, response);
     batch.flush();
     for (const action of after) action();
@@ -104,7 +112,7 @@ export class HerdrServer implements ConnectionHandler {
 
   private respond(connection: Connection, response: ResponseEnvelope): void {
     connection.send(response);
-    if (!connection.keepAlive) connection.end();
+    if (!connection.keepAlive && !connection.streaming) connection.end();
   }
 
   private listen(): Promise<void> {

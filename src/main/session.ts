@@ -8,15 +8,16 @@ import { resolve } from 'node:path';
 import { ProtocolError } from '../protocol/errors.js';
 import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
 import type { PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
-import type { PaneUpdate, SpawnParams } from '../protocol/thread.js';
+import type { PaneUpdate, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { VERSION } from '../protocol/version.js';
-import { EventBatch, EventHub } from './events.js';
+import { EventBatch, EventHub, type EventMeta } from './events.js';
 import type { SplitDirection } from './layout.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
 import { type PaneRecord, Registry, type WorkspaceRecord } from './registry.js';
 import type { ShardHandle, ShardListener } from './shard-handle.js';
 import { ShardPool } from './shard-pool.js';
 import { directoryProblem, paneEnvironment, programProblem } from './spawn-spec.js';
+import { type WatchChange, Watches } from './watches.js';
 
 export interface SessionOptions {
   socketPath: string;
@@ -38,6 +39,9 @@ export interface SpawnRequest {
 export class Session implements ShardListener {
   readonly registry = new Registry();
   readonly events = new EventHub();
+  readonly watches = new Watches();
+  /** Open waits and subscriptions, counted by their handlers for `server.stats`. */
+  readonly activity = { waits: 0, subscriptions: 0 };
   private readonly shards: ShardPool;
   private readonly startedAt = Date.now();
   private stopping = false;
@@ -74,13 +78,13 @@ export class Session implements ShardListener {
     });
     const focusBefore = this.registry.focusKey();
     const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, { ...started, ...size }, request);
-    batch.add('workspace_created', { workspace: this.registry.workspaceInfo(workspace) });
+    batch.add('workspace_created', { workspace: this.registry.workspaceInfo(workspace) }, { workspaceStableId: `w${workspace.uid}` });
     const focusChanged = this.registry.focusKey() !== focusBefore;
-    if (focusChanged) batch.add('workspace_focused', { workspace_id: String(workspace.position) });
+    if (focusChanged) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, { workspaceStableId: `w${workspace.uid}` });
     const pane = this.registry.paneByUid(paneUid);
     if (pane) {
-      batch.add('pane_created', { pane: this.registry.paneInfo(pane) });
-      if (focusChanged) batch.add('pane_focused', this.paneRef(pane));
+      batch.add('pane_created', { pane: this.registry.paneInfo(pane) }, this.paneMeta(pane));
+      if (focusChanged) batch.add('pane_focused', this.paneRef(pane), this.paneMeta(pane));
     }
     return workspace;
   }
@@ -112,7 +116,7 @@ export class Session implements ShardListener {
     }
     const focusBefore = this.registry.focusKey();
     const pane = this.registry.addSplitPane(target, paneUid, request.direction, { ...started, ...size }, request.focus);
-    batch.add('pane_created', { pane: this.registry.paneInfo(pane) });
+    batch.add('pane_created', { pane: this.registry.paneInfo(pane) }, this.paneMeta(pane));
     this.addFocusEvents(focusBefore, batch);
     return pane;
   }
@@ -133,8 +137,10 @@ export class Session implements ShardListener {
     for (const pane of workspace.panes) void shard?.request('close', { paneUid: pane.uid }).catch(() => undefined);
     const workspaceId = String(workspace.position);
     const focusBefore = this.registry.focusKey();
+    const panes = [...workspace.panes];
     this.registry.removeWorkspace(workspace);
-    batch.add('workspace_closed', { workspace_id: workspaceId });
+    for (const pane of panes) this.watches.paneGone(pane.uid);
+    batch.add('workspace_closed', { workspace_id: workspaceId }, { workspaceStableId: `w${workspace.uid}` });
     this.addFocusEvents(focusBefore, batch);
   }
 
@@ -142,9 +148,21 @@ export class Session implements ShardListener {
     const result = await this.shardOf(pane.workspace)
       .request('read', { paneUid: pane.uid, source, lines, stripAnsi })
       .catch((error: unknown) => this.paneGone(pane, error, 'pane_not_found'));
+    return this.paneRead(pane, source, result);
+  }
+
+  /** A shard's read as the wire's pane_read, with the pane's ids as they are now. */
+  paneRead(pane: PaneRecord, source: ReadSource, result: ReadResult): PaneRead {
     pane.revision = Math.max(pane.revision, result.revision);
     const { pane_id, workspace_id, stable_id } = this.registry.paneIds(pane);
     return { pane_id, workspace_id, source, text: result.text, revision: result.revision, truncated: result.truncated, stable_id };
+  }
+
+  /** The shard that holds a pane. */
+  shardOf(workspace: WorkspaceRecord): ShardHandle {
+    const shard = this.shards.get(workspace.shardId);
+    if (!shard) throw new ProtocolError('internal_error', `shard ${workspace.shardId} of workspace w${workspace.uid} is gone`);
+    return shard;
   }
 
   /** Resolves every key first: one bad key and nothing is written. */
@@ -190,8 +208,8 @@ export class Session implements ShardListener {
       workspaces: this.registry.workspaces.length,
       panes: this.registry.paneCount,
       connections,
-      subscriptions: 0,
-      waits: 0,
+      subscriptions: this.activity.subscriptions,
+      waits: this.activity.waits,
       matchers: shards.reduce((sum, s) => sum + s.matchers, 0),
       events_emitted: this.events.emitted,
       rss_bytes: memory.rss,
@@ -224,9 +242,14 @@ export class Session implements ShardListener {
     const pane = this.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;
     const batch = this.newBatch();
-    batch.add('pane_exited', { ...this.paneRef(pane), exit_code: exitCode, ...(signal === undefined ? {} : { signal }) });
+    const exit = { exit_code: exitCode, ...(signal === undefined ? {} : { signal }) };
+    batch.add('pane_exited', { ...this.paneRef(pane), ...exit }, this.paneMeta(pane));
     this.removePane(pane, batch);
     batch.flush();
+  }
+
+  matchChanged(_shard: ShardHandle, matcherId: number, change: WatchChange): void {
+    this.watches.changed(matcherId, change);
   }
 
   died(shard: ShardHandle, reason: string): void {
@@ -235,7 +258,7 @@ export class Session implements ShardListener {
     const batch = this.newBatch();
     for (const workspace of this.registry.workspaces.filter((w) => w.shardId === shard.id)) {
       for (const pane of [...workspace.panes]) {
-        batch.add('pane_exited', this.paneRef(pane));
+        batch.add('pane_exited', this.paneRef(pane), this.paneMeta(pane));
         this.removePane(pane, batch);
       }
     }
@@ -254,10 +277,12 @@ export class Session implements ShardListener {
 
   private removePane(pane: PaneRecord, batch: EventBatch): void {
     const ref = this.paneRef(pane);
+    const meta = this.paneMeta(pane);
     const focusBefore = this.registry.focusKey();
     const { workspaceClosed } = this.registry.removePane(pane);
-    batch.add('pane_closed', ref);
-    if (workspaceClosed) batch.add('workspace_closed', { workspace_id: ref.workspace_id });
+    this.watches.paneGone(pane.uid);
+    batch.add('pane_closed', ref, meta);
+    if (workspaceClosed) batch.add('workspace_closed', { workspace_id: ref.workspace_id }, { workspaceStableId: meta.workspaceStableId });
     this.addFocusEvents(focusBefore, batch);
   }
 
@@ -265,12 +290,16 @@ export class Session implements ShardListener {
     if (this.registry.focusKey() === focusBefore) return;
     const workspace = this.registry.activeWorkspace;
     if (!workspace) return;
-    batch.add('workspace_focused', { workspace_id: String(workspace.position) });
+    batch.add('workspace_focused', { workspace_id: String(workspace.position) }, { workspaceStableId: `w${workspace.uid}` });
     const pane = this.registry.paneByUid(workspace.focusedPaneUid);
-    if (pane) batch.add('pane_focused', this.paneRef(pane));
+    if (pane) batch.add('pane_focused', this.paneRef(pane), this.paneMeta(pane));
   }
 
-  private paneRef(pane: PaneRecord): { pane_id: string; workspace_id: string } {
+  paneMeta(pane: PaneRecord): EventMeta {
+    return { paneUid: pane.uid, paneStableId: `w${pane.workspace.uid}:p${pane.uid}`, workspaceStableId: `w${pane.workspace.uid}` };
+  }
+
+  paneRef(pane: PaneRecord): { pane_id: string; workspace_id: string } {
     const { pane_id, workspace_id } = this.registry.paneIds(pane);
     return { pane_id, workspace_id };
   }
@@ -304,12 +333,6 @@ export class Session implements ShardListener {
       workspaceStableId: `w${workspaceUid}`,
       paneStableId: `w${workspaceUid}:p${paneUid}`,
     };
-  }
-
-  private shardOf(workspace: WorkspaceRecord): ShardHandle {
-    const shard = this.shards.get(workspace.shardId);
-    if (!shard) throw new ProtocolError('internal_error', `shard ${workspace.shardId} of workspace w${workspace.uid} is gone`);
-    return shard;
   }
 
   private panesOnShard(shardId: number): number {

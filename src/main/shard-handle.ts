@@ -5,11 +5,13 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ProtocolError } from '../protocol/errors.js';
+import type { WatchChange } from './watches.js';
 import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
 
 export interface ShardListener {
   paneUpdates(shard: ShardHandle, updates: PaneUpdate[]): void;
   paneExited(shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void;
+  matchChanged(shard: ShardHandle, matcherId: number, change: WatchChange): void;
   died(shard: ShardHandle, reason: string): void;
 }
 
@@ -82,6 +84,11 @@ export class ShardHandle {
       case 'paneExited':
         this.listener.paneExited(this, message.paneUid, message.exitCode, message.signal);
         return;
+      case 'matchChanged': {
+        const { kind: _kind, matcherId, ...change } = message;
+        this.listener.matchChanged(this, matcherId, change);
+        return;
+      }
       default: {
         const unknown: never = message;
         throw new Error(`unknown shard message ${JSON.stringify(unknown)}`);

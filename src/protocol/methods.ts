@@ -4,7 +4,8 @@
  * the client library and the CLI all take their types from here.
  */
 import { z } from 'zod';
-import type { PaneInfo, PaneRead, ServerStats, WorkspaceInfo } from './objects.js';
+import type { EventLine } from './events.js';
+import { AGENT_STATES, type PaneInfo, type PaneRead, type ServerStats, type WorkspaceInfo } from './objects.js';
 
 // herdr's clients may send `null` for an absent optional field (serde `Option`).
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -25,6 +26,55 @@ const spawnOptions = {
 };
 
 const empty = z.object({});
+
+/** herdr 0.2.0's match shape: `{type: "substring" | "regex", value}`. */
+export const matchSchema = z.object({ type: z.enum(['substring', 'regex']), value: z.string() });
+export type MatchSpec = z.output<typeof matchSchema>;
+
+const readWindow = {
+  pane_id: paneId,
+  source: z.enum(['visible', 'recent']),
+  lines: optional(z.number().int().min(0)),
+  strip_ansi: optional(z.boolean()),
+};
+const timeoutMs = optional(z.number().int().min(0));
+
+export const LIFECYCLE_KINDS = [
+  'workspace.created',
+  'workspace.closed',
+  'workspace.focused',
+  'pane.created',
+  'pane.closed',
+  'pane.focused',
+  'pane.exited',
+  'pane.agent_detected',
+] as const;
+export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
+
+export const subscriptionSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.enum(LIFECYCLE_KINDS) }),
+  z.object({ type: z.literal('pane.output_matched'), ...readWindow, match: matchSchema }),
+  z.object({
+    type: z.literal('pane.agent_state_changed'),
+    pane_id: optional(paneId),
+    state: optional(z.enum(AGENT_STATES)),
+    initial: optional(z.boolean()),
+  }),
+]);
+export type Subscription = z.output<typeof subscriptionSchema>;
+
+/** Event names `events.wait` can wait for: the lifecycle names and the agent state change. */
+export const WAITABLE_EVENTS = [
+  'workspace_created',
+  'workspace_closed',
+  'workspace_focused',
+  'pane_created',
+  'pane_closed',
+  'pane_focused',
+  'pane_exited',
+  'pane_agent_detected',
+  'pane.agent_state_changed',
+] as const;
 
 export const METHOD_PARAMS = {
   ping: empty,
@@ -54,6 +104,21 @@ export const METHOD_PARAMS = {
   }),
   'pane.close': z.object({ pane_id: paneId }),
   'pane.resize': z.object({ pane_id: paneId, cols: dimension, rows: dimension }),
+  'pane.wait_for_output': z.object({ ...readWindow, match: matchSchema, timeout_ms: timeoutMs }),
+  'events.subscribe': z.object({
+    subscriptions: z.array(z.unknown()),
+    since: optional(z.number().int().min(0)),
+  }),
+  'events.wait': z.object({
+    match_event: z.object({
+      event: z.enum(WAITABLE_EVENTS),
+      pane_id: optional(z.string()),
+      workspace_id: optional(z.string()),
+      agent: optional(z.string()),
+      state: optional(z.enum(AGENT_STATES)),
+    }),
+    timeout_ms: timeoutMs,
+  }),
   'server.stop': empty,
   'server.stats': empty,
 } as const;
@@ -85,6 +150,15 @@ export interface MethodResults {
   'pane.split': PaneResult;
   'pane.close': Ok;
   'pane.resize': PaneResult;
+  'pane.wait_for_output': {
+    type: 'output_matched';
+    pane_id: string;
+    revision: number;
+    matched_line: string;
+    read: PaneRead;
+  };
+  'events.subscribe': { type: 'subscription_started' };
+  'events.wait': { type: 'event_matched'; event: EventLine };
   'server.stop': Ok;
   'server.stats': { type: 'server_stats' } & ServerStats;
 }

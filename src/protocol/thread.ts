@@ -55,6 +55,16 @@ export interface InputParams {
   paste: boolean;
 }
 
+/** A pattern to watch a pane's read window for (SPEC §6 matching). */
+export interface WatchParams {
+  matcherId: number;
+  paneUid: number;
+  source: ReadSource;
+  lines: number;
+  stripAnsi: boolean;
+  pattern: { type: 'substring' | 'regex'; value: string };
+}
+
 export interface ShardStatsResult {
   panes: number;
   bytesParsed: number;
@@ -74,6 +84,9 @@ export interface ShardRequests {
   /** Ends every pane and answers when all have exited (or the grace ran out). */
   shutdown: { params: Record<string, never>; result: null };
   stats: { params: Record<string, never>; result: ShardStatsResult };
+  /** Registers a matcher and evaluates it at once; it starts from "no match". */
+  watch: { params: WatchParams; result: null };
+  unwatch: { params: { matcherId: number }; result: null };
 }
 
 export type ShardRequestKind = keyof ShardRequests;
@@ -95,4 +108,7 @@ export type FromShard =
   | { kind: 'reply'; reqId: number; result: unknown }
   | { kind: 'reply'; reqId: number; error: { code: ErrorCode; message: string } }
   | { kind: 'paneUpdates'; updates: PaneUpdate[] }
-  | { kind: 'paneExited'; paneUid: number; exitCode: number; signal?: number };
+  | { kind: 'paneExited'; paneUid: number; exitCode: number; signal?: number }
+  /** A matcher flipped: to "match" (with the top-most matching line and its read), or back. */
+  | { kind: 'matchChanged'; matcherId: number; matched: true; matchedLine: string; read: ReadResult }
+  | { kind: 'matchChanged'; matcherId: number; matched: false };

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ProtocolError, isErrorCode } from '../protocol/errors.js';
 import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
 import { IdleCollector } from './idle-gc.js';
+import { EVALUATE_AFTER_MS, type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane } from './pane.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
 
@@ -76,15 +77,48 @@ function flushUpdates(): void {
 
 const collector = new IdleCollector();
 
+/** Output matchers by pane, and which pane each matcher watches. */
+const matchers = new Map<number, PaneMatchers>();
+const matcherPanes = new Map<number, number>();
+const matchDirty = new Set<number>();
+let matchTimer: NodeJS.Timeout | undefined;
+
+function postChanges(changes: MatchChange[]): void {
+  for (const change of changes) post({ kind: 'matchChanged', ...change });
+}
+
+function evaluateMatchers(): void {
+  matchTimer = undefined;
+  for (const uid of matchDirty) {
+    const state = panes.get(uid);
+    const paneMatchers = matchers.get(uid);
+    if (state && paneMatchers && !state.pane.ended) postChanges(paneMatchers.evaluate(state.pane));
+  }
+  matchDirty.clear();
+}
+
+function dropMatchers(paneUid: number): void {
+  const paneMatchers = matchers.get(paneUid);
+  if (!paneMatchers) return;
+  for (const [matcherId, uid] of matcherPanes) if (uid === paneUid) matcherPanes.delete(matcherId);
+  matchers.delete(paneUid);
+  matchDirty.delete(paneUid);
+}
+
 const paneEvents = {
   parsed(bytes: number): void {
     collector.parsed(bytes);
   },
   dirty(pane: Pane): void {
     markDirty(pane.uid);
+    if (matchers.has(pane.uid)) {
+      matchDirty.add(pane.uid);
+      matchTimer ??= setTimeout(evaluateMatchers, EVALUATE_AFTER_MS);
+    }
   },
   exited(pane: Pane, exitCode: number, signal: number | undefined): void {
     retiredBytes += pane.bytesParsed;
+    dropMatchers(pane.uid);
     panes.delete(pane.uid);
     dirty.delete(pane.uid);
     post(signal === undefined
@@ -129,7 +163,25 @@ const handlers: Handlers = {
     return null;
   },
   close(params) {
+    dropMatchers(params.paneUid);
     panes.get(params.paneUid)?.pane.close();
+    return null;
+  },
+  watch(params) {
+    const pane = paneOf(params.paneUid);
+    let paneMatchers = matchers.get(pane.uid);
+    if (!paneMatchers) matchers.set(pane.uid, (paneMatchers = new PaneMatchers()));
+    paneMatchers.add(params);
+    matcherPanes.set(params.matcherId, pane.uid);
+    postChanges(paneMatchers.evaluate(pane, params.matcherId));
+    return null;
+  },
+  unwatch(params) {
+    const paneUid = matcherPanes.get(params.matcherId);
+    matcherPanes.delete(params.matcherId);
+    const paneMatchers = paneUid === undefined ? undefined : matchers.get(paneUid);
+    paneMatchers?.remove(params.matcherId);
+    if (paneUid !== undefined && paneMatchers?.size === 0) matchers.delete(paneUid);
     return null;
   },
   shutdown() {
@@ -143,7 +195,7 @@ const handlers: Handlers = {
     return {
       panes: panes.size,
       bytesParsed: bytesParsed + retiredBytes,
-      matchers: 0,
+      matchers: matcherPanes.size,
       heapUsedBytes: getHeapStatistics().used_heap_size,
     };
   },

@@ -1,0 +1,65 @@
+/**
+ * One `events.subscribe` connection: events queue until the ack is written,
+ * then go out in order. A client that stops reading is cut off once its
+ * unread backlog passes STREAM_BACKLOG_BYTES (SPEC §9.4): it gets a final
+ * `subscription_overflow` line and the connection closes, so a slow reader
+ * never grows the server's memory without bound.
+ */
+import type { EventLine } from '../protocol/events.js';
+import type { Connection } from './connection.js';
+
+export const STREAM_BACKLOG_BYTES = 1024 * 1024;
+/** How long a cut-off client gets to take its last lines before the socket is destroyed. */
+const CLOSE_GRACE_MS = 5000;
+
+export class EventStream {
+  private live = false;
+  private closed = false;
+  private readonly queued: EventLine[] = [];
+  private lastSentSeq = 0;
+  private readonly disposers: Array<() => void> = [];
+
+  constructor(private readonly connection: Connection) {
+    connection.signal.addEventListener('abort', () => this.close(), { once: true });
+  }
+
+  /** Runs when the stream ends (client gone or cut off). */
+  onClose(dispose: () => void): void {
+    if (this.closed) dispose();
+    else this.disposers.push(dispose);
+  }
+
+  send(line: EventLine): void {
+    if (this.closed) return;
+    if (this.live) this.write(line);
+    else this.queued.push(line);
+  }
+
+  /** The ack is out: everything queued so far, then live. */
+  start(): void {
+    this.live = true;
+    for (const line of this.queued.splice(0)) this.write(line);
+  }
+
+  private write(line: EventLine): void {
+    if (this.closed) return;
+    if (this.connection.unsentBytes > STREAM_BACKLOG_BYTES) return this.overflow();
+    this.connection.sendRaw(`${JSON.stringify(line)}\n`);
+    this.lastSentSeq = line.seq ?? this.lastSentSeq;
+  }
+
+  private overflow(): void {
+    const notice: EventLine = { event: 'subscription_overflow', data: { dropped_after_seq: this.lastSentSeq } };
+    this.connection.sendRaw(`${JSON.stringify(notice)}\n`);
+    this.connection.end();
+    setTimeout(() => this.connection.destroy(), CLOSE_GRACE_MS).unref();
+    this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queued.length = 0;
+    for (const dispose of this.disposers.splice(0)) dispose();
+  }
+}

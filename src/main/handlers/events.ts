@@ -1,0 +1,144 @@
+/** `events.subscribe` (SPEC §9) and `events.wait` (EXT). */
+import { ProtocolError } from '../../protocol/errors.js';
+import type { EventLine } from '../../protocol/events.js';
+import { LIFECYCLE_KINDS, type LifecycleKind, type Subscription, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
+import type { AgentState } from '../../protocol/objects.js';
+import { EventStream } from '../event-stream.js';
+import type { LoggedEvent } from '../events.js';
+import { checkPattern } from '../patterns.js';
+import type { PaneRecord } from '../registry.js';
+import type { RequestContext, Router } from '../router.js';
+import type { Session } from '../session.js';
+import { deadline, openWait, watchOutput } from './waits.js';
+
+type Filter = (event: LoggedEvent) => boolean;
+
+function isLifecycleKind(type: string): type is LifecycleKind {
+  return (LIFECYCLE_KINDS as readonly string[]).includes(type);
+}
+
+interface StateWatch {
+  pane: PaneRecord | undefined;
+  state: AgentState | undefined;
+  initial: boolean;
+}
+
+/** The ids an event line names, wherever its data keeps them. */
+function eventIds(line: EventLine): { paneId?: string; workspaceId?: string } {
+  const data = line.data as {
+    pane_id?: string;
+    workspace_id?: string;
+    pane?: { pane_id: string; workspace_id: string };
+    workspace?: { workspace_id: string };
+  };
+  return {
+    paneId: data.pane_id ?? data.pane?.pane_id,
+    workspaceId: data.workspace_id ?? data.pane?.workspace_id ?? data.workspace?.workspace_id,
+  };
+}
+
+export function registerEventHandlers(router: Router, session: Session): void {
+  const { registry, events } = session;
+
+  const stateFilter = (watch: StateWatch): Filter => (event) => {
+    if (event.line.event !== 'pane.agent_state_changed') return false;
+    if (watch.pane && event.meta.paneUid !== watch.pane.uid) return false;
+    return watch.state === undefined || (event.line.data as { state?: string }).state === watch.state;
+  };
+
+  const currentState = (pane: PaneRecord): EventLine =>
+    events.stamp({
+      event: 'pane.agent_state_changed',
+      data: { ...session.paneRef(pane), state: pane.agentState, ...(pane.agent ? { agent: pane.agent } : {}) },
+    });
+
+  const parseSubscriptions = (raw: unknown[]): Subscription[] =>
+    raw.map((entry, index) => {
+      const parsed = subscriptionSchema.safeParse(entry);
+      if (!parsed.success) {
+        throw new ProtocolError('invalid_request', `invalid subscription ${index}: ${describeParamsError(parsed.error)}`);
+      }
+      return parsed.data;
+    });
+
+  router.register('events.subscribe', (params, context: RequestContext) => {
+    const { connection, afterResponse } = context;
+    try {
+      const subscriptions = parseSubscriptions(params.subscriptions);
+      for (const sub of subscriptions) if (sub.type === 'pane.output_matched') checkPattern(sub.match);
+      // Bind every pane now: subscriptions follow their pane across renumbering.
+      const outputs = subscriptions.flatMap((sub) =>
+        sub.type === 'pane.output_matched' ? [{ sub, pane: registry.resolvePane(sub.pane_id) }] : [],
+      );
+      const states: StateWatch[] = subscriptions.flatMap((sub) =>
+        sub.type === 'pane.agent_state_changed'
+          ? [{ pane: sub.pane_id === undefined ? undefined : registry.resolvePane(sub.pane_id), state: sub.state, initial: sub.initial ?? false }]
+          : [],
+      );
+      // Subscribed as `pane.created`, delivered as `pane_created`.
+      const lifecycle = new Set<string>(
+        subscriptions.flatMap((sub) => (isLifecycleKind(sub.type) ? [sub.type.replace('.', '_')] : [])),
+      );
+      const filters: Filter[] = [(event) => lifecycle.has(event.line.event), ...states.map(stateFilter)];
+      const wanted = (event: LoggedEvent) => filters.some((filter) => filter(event));
+
+      let replay: LoggedEvent[] = [];
+      if (params.since !== undefined) {
+        const retained = events.since(params.since);
+        if (!retained) throw new ProtocolError('events_lost', `events after seq ${params.since} are no longer retained`);
+        replay = retained.filter(wanted);
+      }
+
+      const stream = new EventStream(connection);
+      for (const event of replay) stream.send(event.line);
+      for (const watch of states) {
+        if (!watch.initial) continue;
+        const panes = watch.pane ? [watch.pane] : registry.workspaces.flatMap((w) => registry.panesInLayoutOrder(w));
+        for (const pane of panes) if (watch.state === undefined || pane.agentState === watch.state) stream.send(currentState(pane));
+      }
+      stream.onClose(events.listen((event) => wanted(event) && stream.send(event.line)));
+      for (const { sub, pane } of outputs) {
+        const stop = watchOutput(session, pane, sub, {
+          matched: (result) => stream.send(events.stamp({ event: 'pane.output_matched', data: result })),
+        });
+        stream.onClose(stop);
+      }
+      session.activity.subscriptions += subscriptions.length;
+      stream.onClose(() => (session.activity.subscriptions -= subscriptions.length));
+
+      connection.streaming = true;
+      connection.stopReading();
+      afterResponse(() => stream.start());
+      return { type: 'subscription_started' };
+    } catch (error) {
+      afterResponse(() => connection.end());
+      throw error;
+    }
+  });
+
+  router.register('events.wait', (params, { connection }) => {
+    const want = params.match_event;
+    const idMatches = (wanted: string | undefined, compact: string | undefined, stable: string | undefined) =>
+      wanted === undefined || wanted === compact || wanted === stable;
+    const matches: Filter = ({ line, meta }) => {
+      if (line.event !== want.event) return false;
+      const ids = eventIds(line);
+      const data = line.data as { agent?: string; state?: string };
+      return (
+        idMatches(want.pane_id, ids.paneId, meta.paneStableId) &&
+        idMatches(want.workspace_id, ids.workspaceId, meta.workspaceStableId) &&
+        (want.agent === undefined || data.agent === want.agent) &&
+        (want.state === undefined || data.state === want.state)
+      );
+    };
+    return new Promise((resolve, reject) => {
+      const { finish, cleanups } = openWait(session, connection, reject);
+      cleanups.push(
+        events.listen((event) => {
+          if (matches(event)) finish(() => resolve({ type: 'event_matched', event: event.line }));
+        }),
+      );
+      cleanups.push(deadline(params.timeout_ms, () => finish(() => reject(new ProtocolError('timeout', 'timed out waiting for event')))));
+    });
+  });
+}

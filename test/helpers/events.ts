@@ -1,0 +1,63 @@
+/** A raw event-stream client: subscribes on its own connection and collects every line. */
+import { type Socket, connect } from 'node:net';
+import type { EventLine } from '../../src/protocol/events.js';
+import { eventually } from './server.js';
+
+export class EventClient {
+  readonly lines: Array<Record<string, any>> = [];
+  closed = false;
+
+  private constructor(private readonly socket: Socket) {
+    let buffered = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) !== -1) {
+        this.lines.push(JSON.parse(buffered.slice(0, newline)));
+        buffered = buffered.slice(newline + 1);
+      }
+    });
+    socket.on('close', () => (this.closed = true));
+    socket.on('error', () => undefined);
+  }
+
+  /** Sends `events.subscribe` and waits for its answer (the first line). */
+  static async subscribe(socketPath: string, params: object, id = 'sub'): Promise<EventClient> {
+    const socket = connect(socketPath);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const client = new EventClient(socket);
+    socket.write(`${JSON.stringify({ id, method: 'events.subscribe', params })}\n`);
+    await eventually(() => client.lines.length > 0, 'the subscribe answer');
+    return client;
+  }
+
+  get ack(): Record<string, any> {
+    return this.lines[0] ?? {};
+  }
+
+  /** Event lines after the ack. */
+  get events(): EventLine[] {
+    return this.lines.slice(1) as EventLine[];
+  }
+
+  names(): string[] {
+    return this.events.map((e) => e.event);
+  }
+
+  until(predicate: (events: EventLine[]) => boolean, what: string, timeoutMs = 10_000): Promise<EventLine[]> {
+    return eventually(() => predicate(this.events) && this.events, what, timeoutMs);
+  }
+
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
