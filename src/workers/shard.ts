@@ -87,8 +87,23 @@ function postChanges(changes: MatchChange[]): void {
   for (const change of changes) post({ kind: 'matchChanged', ...change });
 }
 
+let lastEvaluation = 0;
+
+/**
+ * Leading edge: the first change after a quiet spell is evaluated at once (a
+ * match is answered within milliseconds); changes within EVALUATE_AFTER_MS of
+ * the last evaluation coalesce into one more at the end of that interval, so
+ * a flooding pane costs at most one evaluation per interval.
+ */
+function scheduleEvaluation(): void {
+  if (matchTimer) return;
+  const wait = Math.max(0, lastEvaluation + EVALUATE_AFTER_MS - Date.now());
+  matchTimer = setTimeout(evaluateMatchers, wait);
+}
+
 function evaluateMatchers(): void {
   matchTimer = undefined;
+  lastEvaluation = Date.now();
   for (const uid of matchDirty) {
     const state = panes.get(uid);
     const paneMatchers = matchers.get(uid);
@@ -113,7 +128,7 @@ const paneEvents = {
     markDirty(pane.uid);
     if (matchers.has(pane.uid)) {
       matchDirty.add(pane.uid);
-      matchTimer ??= setTimeout(evaluateMatchers, EVALUATE_AFTER_MS);
+      scheduleEvaluation();
     }
   },
   exited(pane: Pane, exitCode: number, signal: number | undefined): void {
