@@ -53,6 +53,23 @@ describe('events.subscribe', () => {
       stream.close();
     }, { PATH: `${FAKE_AGENTS}:${process.env.PATH}` }));
 
+  it('a process that exits: pane_exited (with its code), then pane_closed, then workspace_closed', () =>
+    withServer(async (server) => {
+      const stream = await subscribe(server, [{ type: 'pane.exited' }, { type: 'pane.closed' }, { type: 'workspace.closed' }]);
+      await newWorkspace(server);
+      await newWorkspace(server, { command: ['/bin/sh', '-c', 'sleep 0.3; exit 3'] });
+      const events = await stream.until((e) => e.length >= 3, 'the exit events');
+      assert.deepEqual(
+        events.map((e) => e.data),
+        [
+          { type: 'pane_exited', pane_id: '2-1', workspace_id: '2', exit_code: 3 },
+          { type: 'pane_closed', pane_id: '2-1', workspace_id: '2' },
+          { type: 'workspace_closed', workspace_id: '2' },
+        ],
+      );
+      stream.close();
+    }));
+
   it('case 4: echo makes the very next line an output_matched carrying the line', () =>
     withServer(async (server) => {
       const { paneId } = await newWorkspace(server);
