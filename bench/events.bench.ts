@@ -6,7 +6,7 @@
  */
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { call } from '../src/cli/client.js';
+import { call, lineReader } from '../src/cli/client.js';
 import { type TestServer, eventually, sleep, startServer } from '../test/helpers/server.js';
 import { mb, ms, percentile, timed } from './support.js';
 
@@ -23,18 +23,9 @@ async function tickLatency(
 ): Promise<number[]> {
   const socket = connect(server.socketPath);
   const latencies: number[] = [];
-  let buffered = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    const now = Date.now();
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) !== -1) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      const printed = Number(/"matched_line":"TICK (\d+)"/.exec(line)?.[1]);
-      if (printed) latencies.push(now - printed);
-    }
+  lineReader(socket, (line) => {
+    const printed = Number(/"matched_line":"TICK (\d+)"/.exec(line)?.[1]);
+    if (printed) latencies.push(Date.now() - printed);
   });
   await new Promise((resolve) => socket.once('connect', resolve));
   const subscriptions = [

@@ -183,9 +183,9 @@ describe('events.subscribe', () => {
 
   it('a subscriber that never reads is cut off with subscription_overflow; others are unaffected', () =>
     withServer(async (server) => {
-      // Each match carries the whole read window: ~300 KB an event.
+      // Each match carries the whole read window, 3 000 lines printed before MARK: ~300 KB an event.
       const script =
-        "while :; do echo MARK; yes 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789 | head -n 3000; sleep 0.05; printf '\\033[H\\033[2J\\033[3J'; sleep 0.05; done";
+        "while :; do yes 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789 | head -n 3000; echo MARK; sleep 0.05; printf '\\033[H\\033[2J\\033[3J'; sleep 0.05; done";
       const { paneId } = await newWorkspace(server, { command: ['/bin/sh', '-c', script] });
       const baseline = (await server.call('server.stats', {})).rss_bytes;
       const slow = await subscribe(server, [

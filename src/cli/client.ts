@@ -27,7 +27,8 @@ export class ConnectionError extends Error {
   override name = 'ConnectionError';
 }
 
-function lineReader(socket: Socket, onLine: (line: string) => void): void {
+/** Calls `onLine` with every non-empty line the socket delivers. */
+export function lineReader(socket: Socket, onLine: (line: string) => void): void {
   let buffered = '';
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {

@@ -1,5 +1,6 @@
 /** A raw event-stream client: subscribes on its own connection and collects every line. */
 import { type Socket, connect } from 'node:net';
+import { lineReader } from '../../src/cli/client.js';
 import type { EventLine } from '../../src/protocol/events.js';
 import { eventually } from './server.js';
 
@@ -8,16 +9,7 @@ export class EventClient {
   closed = false;
 
   private constructor(private readonly socket: Socket) {
-    let buffered = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) !== -1) {
-        this.lines.push(JSON.parse(buffered.slice(0, newline)));
-        buffered = buffered.slice(newline + 1);
-      }
-    });
+    lineReader(socket, (line) => this.lines.push(JSON.parse(line)));
     socket.on('close', () => (this.closed = true));
     socket.on('error', () => undefined);
   }

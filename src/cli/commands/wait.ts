@@ -1,7 +1,8 @@
 /** `herdr wait output` and `herdr wait agent-state` (SPEC §11). */
 import { connect } from 'node:net';
 import type { Command } from 'commander';
-import { isErrorResponse } from '../../protocol/envelope.js';
+import { type ResponseEnvelope, isErrorResponse } from '../../protocol/envelope.js';
+import { lineReader } from '../client.js';
 import type { EventLine } from '../../protocol/events.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/objects.js';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
@@ -60,7 +61,6 @@ function waitAgentState(id: string, flags: SocketOption & { state: AgentState; t
   const socketPath = flags.socket ?? resolveSocketPath();
   return new Promise(() => {
     const socket = connect(socketPath);
-    let buffered = '';
     let acked = false;
     if (flags.timeout !== undefined) {
       setTimeout(() => fail('timed out waiting for agent state change'), flags.timeout);
@@ -69,27 +69,20 @@ function waitAgentState(id: string, flags: SocketOption & { state: AgentState; t
       const subscriptions = [{ type: 'pane.agent_state_changed', pane_id: id, state: flags.state, initial: true }];
       socket.write(`${JSON.stringify({ id: 'cli:wait:agent-state', method: 'events.subscribe', params: { subscriptions } })}\n`);
     });
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) !== -1) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        const message = JSON.parse(line) as EventLine | Parameters<typeof isErrorResponse>[0];
-        if (!acked) {
-          acked = true;
-          if (isErrorResponse(message as Parameters<typeof isErrorResponse>[0])) {
-            process.stderr.write(`${line}\n`);
-            process.exit(EXIT.failure);
-          }
-          continue;
+    lineReader(socket, (line) => {
+      const message = JSON.parse(line) as ResponseEnvelope | EventLine;
+      if (!acked) {
+        acked = true;
+        if ('id' in message && isErrorResponse(message)) {
+          process.stderr.write(`${line}\n`);
+          process.exit(EXIT.failure);
         }
-        const event = message as EventLine;
-        if (event.event === 'pane.agent_state_changed' && (event.data as { state?: string }).state === flags.state) {
-          printJson(event);
-          process.exit(EXIT.ok);
-        }
+        return;
+      }
+      const event = message as EventLine;
+      if (event.event === 'pane.agent_state_changed' && (event.data as { state?: string }).state === flags.state) {
+        printJson(event);
+        process.exit(EXIT.ok);
       }
     });
     socket.on('error', (error) => fail(`cannot reach the herdr server at ${socketPath}: ${error.message}`));
