@@ -20,7 +20,9 @@ export class EventStream {
   private readonly disposers: Array<() => void> = [];
 
   constructor(private readonly connection: Connection) {
-    connection.signal.addEventListener('abort', () => this.close(), { once: true });
+    // A client may be gone before its subscription was even set up.
+    if (connection.signal.aborted) this.close();
+    else connection.signal.addEventListener('abort', () => this.close(), { once: true });
   }
 
   /** Runs when the stream ends (client gone or cut off). */

@@ -81,6 +81,7 @@ export function openWait(session: Session, connection: Connection, reject: (erro
   const abandoned = () => finish(() => reject(new ProtocolError('timeout', 'the client went away')));
   connection.signal.addEventListener('abort', abandoned, { once: true });
   cleanups.push(() => connection.signal.removeEventListener('abort', abandoned));
+  if (connection.signal.aborted) queueMicrotask(abandoned);
   return {
     finish,
     /** Pushed after the wait settled, a cleanup runs at once. */
