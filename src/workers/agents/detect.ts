@@ -1,0 +1,106 @@
+/**
+ * The one engine for agent rules (rules.ts): which agent a process name
+ * means, and which state a screen shows. No agent-specific code here.
+ */
+import { basename } from 'node:path';
+import type { AgentName, AgentState } from '../../protocol/objects.js';
+import { AGENT_TABLES, type AgentTable, type Condition } from './rules.js';
+
+const TABLES = new Map<AgentName, AgentTable>(AGENT_TABLES.map((table) => [table.agent, table]));
+const BY_NAME = new Map<string, AgentName>(AGENT_TABLES.flatMap((table) => table.names.map((name) => [name, table.agent] as const)));
+const INTERPRETERS = new Set(['node', 'bun', 'deno', 'python', 'python3']);
+const SCRIPT_EXTENSION = /\.(?:[cm]?js|ts|py)$/;
+
+/** The agent a process is (SPEC §10.1): its `comm`, or for an interpreter the script it runs. */
+export function agentOfProcess(comm: string, argv: readonly string[]): AgentName | undefined {
+  const name = comm.toLowerCase();
+  const direct = BY_NAME.get(name);
+  if (direct) return direct;
+  if (!INTERPRETERS.has(name)) return undefined;
+  const script = argv.slice(1).find((arg) => !arg.startsWith('-'));
+  return script ? BY_NAME.get(basename(script).replace(SCRIPT_EXTENSION, '').toLowerCase()) : undefined;
+}
+
+class Screen {
+  readonly lower: string;
+  private linesCache: string[] | undefined;
+  private promptBoxRegion: Screen | undefined;
+
+  constructor(readonly text: string) {
+    this.lower = text.toLowerCase();
+  }
+
+  get lines(): string[] {
+    return (this.linesCache ??= this.text.split('\n'));
+  }
+
+  /** The text above the second line from the bottom that is only `─` (all of it if there are fewer). */
+  abovePromptBox(): Screen {
+    if (!this.promptBoxRegion) {
+      let found = 0;
+      let cut = -1;
+      for (let i = this.lines.length - 1; i >= 0; i--) {
+        if (/^─+$/.test(this.lines[i]?.trim() ?? '') && ++found === 2) {
+          cut = i;
+          break;
+        }
+      }
+      this.promptBoxRegion = cut === -1 ? this : new Screen(this.lines.slice(0, cut).join('\n'));
+    }
+    return this.promptBoxRegion;
+  }
+}
+
+function holds(condition: Condition, screen: Screen): boolean {
+  if ('has' in condition) {
+    const pattern = condition.has;
+    return pattern === pattern.toLowerCase() ? screen.lower.includes(pattern) : screen.text.includes(pattern);
+  }
+  if ('any' in condition) return condition.any.some((c) => holds(c, screen));
+  if ('all' in condition) return condition.all.every((c) => holds(c, screen));
+  if ('line' in condition) {
+    const pattern = condition.line;
+    return screen.lines.some((line) => pattern.test(line));
+  }
+  if ('confirmation' in condition) {
+    let at = screen.lower.indexOf('do you want');
+    if (at === -1) at = screen.lower.indexOf('would you like');
+    if (at === -1) return false;
+    const rest = screen.lower.slice(at);
+    return rest.includes('yes') || rest.includes('❯');
+  }
+  return holds(condition.abovePromptBox, screen.abovePromptBox());
+}
+
+/** The state the screen shows for `agent`, by its table alone (no hold). */
+export function screenState(agent: AgentName, text: string): Exclude<AgentState, 'unknown'> {
+  const table = TABLES.get(agent);
+  if (!table) return 'idle';
+  const screen = new Screen(text);
+  return table.rules.find((rule) => holds(rule.when, screen))?.state ?? table.otherwise;
+}
+
+/**
+ * A pane's reported state over time: the screen state, with a table's
+ * `holdWorkingMs` (claude) keeping `working` through a short raw `idle`.
+ * `recheckAt` says when a held state should be looked at again.
+ */
+export class StateTracker {
+  private lastWorkingAt = 0;
+  private reported: AgentState = 'unknown';
+
+  get state(): AgentState {
+    return this.reported;
+  }
+
+  update(agent: AgentName | undefined, text: string, now: number): { state: AgentState; recheckAt?: number } {
+    if (!agent) return { state: (this.reported = 'unknown') };
+    const raw = screenState(agent, text);
+    if (raw === 'working') this.lastWorkingAt = now;
+    const hold = TABLES.get(agent)?.holdWorkingMs ?? 0;
+    if (raw === 'idle' && this.reported === 'working' && now - this.lastWorkingAt < hold) {
+      return { state: 'working', recheckAt: this.lastWorkingAt + hold };
+    }
+    return { state: (this.reported = raw) };
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Agent state rules of SPEC §10.2 as data: one table per agent, first rule
+ * that holds wins, else the table's `otherwise`. Adding an agent or a pattern
+ * is one entry here; `detect.ts` is the one engine and knows no agent.
+ *
+ * `has` is smart-case: an all-lowercase pattern is looked for in the
+ * lowercased screen, any other pattern in the screen as it is.
+ */
+import type { AgentName, AgentState } from '../../protocol/objects.js';
+
+export type Condition =
+  | { has: string }
+  | { any: Condition[] }
+  | { all: Condition[] }
+  /** Some line of the screen matches. */
+  | { line: RegExp }
+  /** From the first "do you want" (else "would you like") on, the text has "yes" or "❯". */
+  | { confirmation: true }
+  /** Claude: only the text above its prompt box (SPEC §10.2). */
+  | { abovePromptBox: Condition };
+
+export interface Rule {
+  state: Exclude<AgentState, 'unknown'>;
+  when: Condition;
+}
+
+export interface AgentTable {
+  agent: AgentName;
+  /** Process names (comm, or an interpreter's script) that identify it, lowercase. */
+  names: string[];
+  rules: Rule[];
+  otherwise: Exclude<AgentState, 'unknown'>;
+  /** A raw `idle` right after `working` stays `working` until this long after the last raw `working`. */
+  holdWorkingMs?: number;
+}
+
+const has = (...patterns: string[]): Condition =>
+  patterns.length === 1 ? { has: patterns[0] ?? '' } : { any: patterns.map((p) => ({ has: p })) };
+const all = (...conditions: Condition[]): Condition => ({ all: conditions });
+const any = (...conditions: Condition[]): Condition => ({ any: conditions });
+const confirmation: Condition = { confirmation: true };
+/** codex's and opencode's working rule. */
+const interrupt: Condition = any(has('esc to interrupt', 'ctrl+c to interrupt'), all(has('esc'), has('interrupt')));
+
+/** A spinner glyph, a space, and a line with `…` and an alphanumeric ("✻ Thinking…"). */
+const CLAUDE_SPINNER = /^[✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❇❈❉❊❋✢✣✤✥✦✧✨⊛⊕⊙◉◎◍⁂⁕※⍟☼★☆] (?=.*…)(?=.*[A-Za-z0-9])/u;
+
+export const AGENT_TABLES: readonly AgentTable[] = [
+  {
+    agent: 'pi',
+    names: ['pi'],
+    rules: [{ state: 'working', when: has('Working...') }],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'claude',
+    names: ['claude', 'claude-code'],
+    rules: [
+      { state: 'idle', when: has('⌕ Search…') },
+      { state: 'idle', when: has('ctrl+r to toggle') },
+      { state: 'blocked', when: confirmation },
+      { state: 'blocked', when: { line: /^❯(?=.*\d)(?=.*\.)/ } },
+      { state: 'blocked', when: has('esc to cancel') },
+      { state: 'working', when: { abovePromptBox: has('esc to interrupt', 'ctrl+c to interrupt') } },
+      { state: 'working', when: { abovePromptBox: { line: CLAUDE_SPINNER } } },
+    ],
+    otherwise: 'idle',
+    holdWorkingMs: 1200,
+  },
+  {
+    agent: 'codex',
+    names: ['codex'],
+    rules: [
+      {
+        state: 'blocked',
+        when: has('press enter to confirm or esc to cancel', '| enter to submit answer', 'allow command?', '[y/n]', 'yes (y)'),
+      },
+      { state: 'blocked', when: confirmation },
+      { state: 'working', when: interrupt },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'gemini',
+    names: ['gemini'],
+    rules: [
+      { state: 'blocked', when: has('waiting for user confirmation') },
+      { state: 'blocked', when: has('│ Apply this change', '│ Allow execution', '│ Do you want to proceed') },
+      { state: 'blocked', when: confirmation },
+      { state: 'working', when: has('esc to cancel') },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'cursor',
+    names: ['cursor', 'cursor-agent'],
+    rules: [
+      { state: 'blocked', when: has('(y) (enter)', 'keep (n)', 'skip (esc or n)') },
+      { state: 'blocked', when: all(has('(y)'), has('allow', 'run')) },
+      { state: 'working', when: has('ctrl+c to stop') },
+      { state: 'working', when: { line: /^[⬡⬢].*ing/u } },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'cline',
+    names: ['cline'],
+    rules: [
+      { state: 'blocked', when: has('let cline use this tool') },
+      { state: 'blocked', when: all(has('[act mode]', '[plan mode]'), has('yes')) },
+      { state: 'idle', when: has('cline is ready for your message') },
+    ],
+    otherwise: 'working',
+  },
+  {
+    agent: 'opencode',
+    names: ['opencode', 'open-code'],
+    rules: [
+      { state: 'blocked', when: has('△ Permission required') },
+      { state: 'working', when: interrupt },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'copilot',
+    names: ['github-copilot', 'ghcs', 'copilot'],
+    rules: [
+      { state: 'blocked', when: has('│ do you want') },
+      { state: 'blocked', when: all(has('confirm with'), has('enter')) },
+      { state: 'working', when: has('esc to cancel') },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'kimi',
+    names: ['kimi'],
+    rules: [
+      { state: 'blocked', when: has('allow?', 'confirm?', 'approve?', 'proceed?', '[y/n]', '(y/n)') },
+      {
+        state: 'working',
+        when: has('thinking', 'processing', 'generating', 'waiting for response', 'ctrl+c to cancel', 'ctrl-c to cancel'),
+      },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'droid',
+    names: ['droid'],
+    rules: [
+      { state: 'blocked', when: all(has('EXECUTE'), any(has('enter to select', '↑↓ to navigate', 'esc to cancel'), has('> yes, allow', '> no, cancel'))) },
+      { state: 'blocked', when: all(has('enter to select', '↑↓ to navigate', 'esc to cancel'), has('> yes, allow', '> no, cancel')) },
+      { state: 'working', when: has('esc to stop') },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'amp',
+    names: ['amp', 'amp-local'],
+    rules: [{ state: 'working', when: has('esc to cancel') }],
+    otherwise: 'idle',
+  },
+];

@@ -1,0 +1,122 @@
+/** SPEC §10.1–10.2 rules from screen texts: every rule of every agent, and process identification. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { AgentName } from '../src/protocol/objects.js';
+import { StateTracker, agentOfProcess, screenState } from '../src/workers/agents/detect.js';
+
+const BOX = '─'.repeat(60);
+/** Claude's screen: output, then its prompt box between two rules. */
+const claude = (above: string, inBox = '> ', below = '  ? for shortcuts') => `${above}\n${BOX}\n${inBox}\n${BOX}\n${below}\n`;
+
+const CASES: Array<[AgentName, string, string, string]> = [
+  ['pi', 'working', 'Working...\n', 'the spinner text'],
+  ['pi', 'idle', 'done\n', 'anything else'],
+  ['claude', 'idle', claude('⌕ Search… foo'), 'history search'],
+  ['claude', 'idle', claude('Showing detailed transcript · ctrl+r to toggle'), 'transcript view'],
+  ['claude', 'blocked', 'Bash command\n  rm -rf build\nDo you want to proceed?\n❯ 1. Yes\n  2. No, and tell Claude what to do differently\n', 'permission prompt'],
+  ['claude', 'blocked', 'Would you like to continue?\n  Yes  No\n', 'would you like … yes'],
+  ['claude', 'blocked', 'Pick a model\n❯ 2. Opus 4.1\n  3. Haiku\n', 'selection prompt'],
+  ['claude', 'blocked', claude('Edit file?', '', 'Enter to confirm · Esc to cancel'), 'esc to cancel'],
+  ['claude', 'working', claude('✻ Thinking… (12s · esc to interrupt)'), 'esc to interrupt above the box'],
+  ['claude', 'working', claude('Running tests (ctrl+c to interrupt)'), 'ctrl+c to interrupt above the box'],
+  ['claude', 'working', claude('✶ Combobulating… (3s)'), 'spinner line'],
+  ['claude', 'idle', claude('done', '> type esc to interrupt here'), 'interrupt text inside the box does not count'],
+  ['claude', 'idle', claude('✻ …'), 'spinner without an alphanumeric'],
+  ['claude', 'idle', claude('All set.'), 'quiet prompt'],
+  ['codex', 'blocked', 'Run `ls`?\nPress Enter to confirm or Esc to cancel\n', 'confirm prompt'],
+  ['codex', 'blocked', 'Question?\n| Enter to submit answer\n', 'question'],
+  ['codex', 'blocked', 'Allow command? npm test\n', 'allow command'],
+  ['codex', 'blocked', 'Apply patch? [y/N]\n', '[y/n]'],
+  ['codex', 'blocked', '› 1. Yes (y)\n  2. No\n', 'yes (y)'],
+  ['codex', 'blocked', 'Do you want to run this?\n  yes  no\n', 'confirmation rule'],
+  ['codex', 'working', '• Working (4s • esc to interrupt)\n', 'esc to interrupt'],
+  ['codex', 'working', 'Esc: stop · Ctrl+C: Interrupt\n', 'esc and interrupt apart'],
+  ['codex', 'idle', '› Ask Codex to do anything\n', 'prompt'],
+  ['gemini', 'blocked', 'Waiting for user confirmation...\n', 'waiting for confirmation'],
+  ['gemini', 'blocked', '╭──\n│ Apply this change?\n╰──\n', 'apply'],
+  ['gemini', 'blocked', '│ Allow execution of: rm?\n', 'allow execution'],
+  ['gemini', 'blocked', '│ Do you want to proceed?\n', 'proceed'],
+  ['gemini', 'working', '⠏ Thinking (esc to cancel, 3s)\n', 'esc to cancel'],
+  ['gemini', 'idle', '> Type your message\n', 'prompt'],
+  ['cursor', 'blocked', 'Run this command? (y) (enter)\n', '(y) (enter)'],
+  ['cursor', 'blocked', 'Keep (n) / Undo\n', 'keep (n)'],
+  ['cursor', 'blocked', 'Skip (esc or n)\n', 'skip'],
+  ['cursor', 'blocked', 'Allow this? (y)\n', '(y) with allow'],
+  ['cursor', 'working', 'Generating · ctrl+c to stop\n', 'ctrl+c to stop'],
+  ['cursor', 'working', '⬢ Reading files\n', 'hexagon line with ing'],
+  ['cursor', 'idle', '→ Add a follow-up\n', 'prompt'],
+  ['cline', 'blocked', 'Let Cline use this tool?\n', 'tool permission'],
+  ['cline', 'blocked', '[Act Mode] Proceed? Yes / No\n', 'act mode yes'],
+  ['cline', 'idle', 'Cline is ready for your message\n', 'ready'],
+  ['cline', 'working', 'Analyzing the codebase\n', 'anything else is working'],
+  ['opencode', 'blocked', '△ Permission required\n  bash: rm\n', 'permission'],
+  ['opencode', 'working', 'working... esc to interrupt\n', 'interrupt'],
+  ['opencode', 'idle', '> \n', 'prompt'],
+  ['copilot', 'blocked', '│ Do you want to run this command?\n', 'do you want'],
+  ['copilot', 'blocked', 'Confirm with Enter\n', 'confirm with enter'],
+  ['copilot', 'working', 'Thinking (Esc to cancel)\n', 'esc to cancel'],
+  ['copilot', 'idle', '> \n', 'prompt'],
+  ['kimi', 'blocked', 'Run shell command? Approve?\n', 'approve'],
+  ['kimi', 'blocked', 'Overwrite (y/n)\n', '(y/n)'],
+  ['kimi', 'working', 'Thinking...\n', 'thinking'],
+  ['kimi', 'working', 'press ctrl-c to cancel\n', 'ctrl-c to cancel'],
+  ['kimi', 'idle', '✨ \n', 'prompt'],
+  ['droid', 'blocked', '╭ EXECUTE ╮\n│ npm test │\n> Yes, allow\n  No, cancel\n', 'EXECUTE box with options'],
+  ['droid', 'blocked', 'EXECUTE npm test\n↑↓ to navigate\n', 'EXECUTE with navigation'],
+  ['droid', 'blocked', 'Enter to select\n> No, cancel\n', 'select and options without EXECUTE'],
+  ['droid', 'working', 'Running… (esc to stop)\n', 'esc to stop'],
+  ['droid', 'idle', 'EXECUTE npm test finished\n', 'EXECUTE alone'],
+  ['amp', 'working', '≋ Running tools  Esc to cancel\n', 'esc to cancel'],
+  ['amp', 'idle', '> \n', 'prompt'],
+];
+
+describe('agent state rules', () => {
+  for (const [agent, state, screen, what] of CASES) {
+    it(`${agent}: ${what} → ${state}`, () => assert.equal(screenState(agent, screen), state));
+  }
+
+  it('every agent has cases for each state it can report', () => {
+    const agents = new Set(CASES.map(([agent]) => agent));
+    assert.equal(agents.size, 11);
+  });
+
+  it("claude holds working for 1.2 s through a raw idle; other agents do not", () => {
+    const tracker = new StateTracker();
+    const working = claude('✻ Thinking… (esc to interrupt)');
+    const idle = claude('Done.');
+    assert.equal(tracker.update('claude', working, 1000).state, 'working');
+    const held = tracker.update('claude', idle, 1500);
+    assert.deepEqual(held, { state: 'working', recheckAt: 2200 });
+    assert.equal(tracker.update('claude', idle, 2200).state, 'idle');
+    const codex = new StateTracker();
+    assert.equal(codex.update('codex', 'esc to interrupt', 0).state, 'working');
+    assert.equal(codex.update('codex', '› prompt', 10).state, 'idle');
+    assert.equal(codex.update(undefined, 'anything', 20).state, 'unknown');
+  });
+});
+
+describe('agent identification', () => {
+  const cases: Array<[string, string[], AgentName | undefined]> = [
+    ['pi', ['pi'], 'pi'],
+    ['claude', ['claude'], 'claude'],
+    ['Claude-Code', ['claude-code'], 'claude'],
+    ['cursor-agent', ['cursor-agent'], 'cursor'],
+    ['open-code', ['open-code'], 'opencode'],
+    ['ghcs', ['ghcs'], 'copilot'],
+    ['github-copilot', ['github-copilot'], 'copilot'],
+    ['amp-local', ['amp-local'], 'amp'],
+    ['droid', ['droid'], 'droid'],
+    ['kimi', ['kimi'], 'kimi'],
+    ['node', ['node', '/usr/lib/node_modules/@openai/codex/bin/codex.js'], 'codex'],
+    ['node', ['node', '--no-warnings', '/opt/gemini/bin/gemini'], 'gemini'],
+    ['bun', ['bun', 'run', '/x/opencode'], undefined],
+    ['python3', ['python3', '/home/u/.local/bin/kimi'], 'kimi'],
+    ['node', ['node', 'server.js'], undefined],
+    ['bash', ['bash'], undefined],
+    ['vim', ['vim', 'claude'], undefined],
+    ['sh', ['/bin/sh', '/tmp/codex'], undefined],
+  ];
+  for (const [comm, argv, agent] of cases) {
+    it(`${comm} ${argv.slice(1).join(' ')} → ${agent ?? 'no agent'}`, () => assert.equal(agentOfProcess(comm, argv), agent));
+  }
+});
