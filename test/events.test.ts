@@ -35,7 +35,7 @@ describe('events.subscribe', () => {
       assert.equal((paneCreated?.data as { pane: { pane_id: string } }).pane.pane_id, '1-1');
       assert.deepEqual(paneFocused?.data, { type: 'pane_focused', pane_id: '1-1', workspace_id: '1' });
 
-      // The fake pi runs (pane_agent_detected with agent "pi" arrives once agent detection lands, issue #4).
+      // The fake pi runs; its pane_agent_detected is checked in agents.test.ts.
       await server.call('pane.send_input', { pane_id: '1-1', text: 'pi' });
       await server.call('pane.wait_for_output', { pane_id: '1-1', source: 'visible', match: substring('done'), timeout_ms: 10_000 });
 
@@ -85,7 +85,7 @@ describe('events.subscribe', () => {
       assert.match(data.matched_line, /hello from socket/);
       assert.match(data.read.text, /hello from socket/);
       assert.equal('type' in (first?.data ?? {}), false, 'dotted events carry no type');
-      // The `idle` with agent "pi" after the fake pi runs is completed by agent detection (issue #4).
+      // The `idle` with agent "pi" after the fake pi runs: agents.test.ts.
       stream.close();
     }));
 

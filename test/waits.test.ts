@@ -118,7 +118,7 @@ describe('CLI waits', () => {
         assert.equal(JSON.parse(error.stderr).error.code, 'timeout');
         return true;
       });
-      // Until agent detection lands every pane is `unknown`: waiting for that returns at once.
+      // A shell pane has no agent, so it is `unknown`: waiting for that returns at once.
       const unknown = await herdr('wait', 'agent-state', '1-1', '--state', 'unknown', '--timeout', '5000');
       const event = JSON.parse(unknown.stdout);
       assert.equal(event.event, 'pane.agent_state_changed');

@@ -7,7 +7,8 @@
 import { resolve } from 'node:path';
 import { ProtocolError } from '../protocol/errors.js';
 import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
-import type { PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
+import { lifecycleData } from '../protocol/events.js';
+import type { AgentName, AgentState, PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
 import type { PaneUpdate, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { VERSION } from '../protocol/version.js';
 import { EventBatch, EventHub, type EventMeta } from './events.js';
@@ -250,6 +251,25 @@ export class Session implements ShardListener {
 
   matchChanged(_shard: ShardHandle, matcherId: number, change: WatchChange): void {
     this.watches.changed(matcherId, change);
+  }
+
+  /** SPEC §10: cache the new facts, mark the seen flag (§10.4), emit the events. */
+  agentChanged(_shard: ShardHandle, paneUid: number, agent: AgentName | undefined, state: AgentState): void {
+    const pane = this.registry.paneByUid(paneUid);
+    if (!pane || this.stopping) return;
+    const agentChanged = pane.agent !== agent;
+    const stateChanged = pane.agentState !== state;
+    if (state === 'idle' && stateChanged && this.registry.activeWorkspace !== pane.workspace) pane.seen = false;
+    pane.agent = agent;
+    pane.agentState = state;
+    const ref = this.paneRef(pane);
+    const meta = this.paneMeta(pane);
+    if (agentChanged) {
+      this.events.publish({ event: 'pane_agent_detected', data: lifecycleData('pane_agent_detected', agent ? { ...ref, agent } : ref) }, meta);
+    }
+    if (stateChanged) {
+      this.events.publish({ event: 'pane.agent_state_changed', data: { ...ref, state, ...(agent ? { agent } : {}) } }, meta);
+    }
   }
 
   died(shard: ShardHandle, reason: string): void {

@@ -5,6 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ProtocolError } from '../protocol/errors.js';
+import type { AgentName, AgentState } from '../protocol/objects.js';
 import type { WatchChange } from './watches.js';
 import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
 
@@ -12,6 +13,7 @@ export interface ShardListener {
   paneUpdates(shard: ShardHandle, updates: PaneUpdate[]): void;
   paneExited(shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void;
   matchChanged(shard: ShardHandle, matcherId: number, change: WatchChange): void;
+  agentChanged(shard: ShardHandle, paneUid: number, agent: AgentName | undefined, state: AgentState): void;
   died(shard: ShardHandle, reason: string): void;
 }
 
@@ -83,6 +85,9 @@ export class ShardHandle {
         return;
       case 'paneExited':
         this.listener.paneExited(this, message.paneUid, message.exitCode, message.signal);
+        return;
+      case 'agentChanged':
+        this.listener.agentChanged(this, message.paneUid, message.agent, message.state);
         return;
       case 'matchChanged': {
         const { kind: _kind, matcherId, ...change } = message;

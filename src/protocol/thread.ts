@@ -7,7 +7,7 @@
  */
 import type { ErrorCode } from './errors.js';
 import type { ResolvedKey } from './keys.js';
-import type { ReadSource } from './objects.js';
+import type { AgentName, AgentState, ReadSource } from './objects.js';
 
 export interface ShardInit {
   shardId: number;
@@ -111,4 +111,6 @@ export type FromShard =
   | { kind: 'paneExited'; paneUid: number; exitCode: number; signal?: number }
   /** A matcher flipped: to "match" (with the top-most matching line and its read), or back. */
   | { kind: 'matchChanged'; matcherId: number; matched: true; matchedLine: string; read: ReadResult }
-  | { kind: 'matchChanged'; matcherId: number; matched: false };
+  | { kind: 'matchChanged'; matcherId: number; matched: false }
+  /** The pane's agent or its state changed (agent absent: no agent any more). */
+  | { kind: 'agentChanged'; paneUid: number; agent?: AgentName; state: AgentState };

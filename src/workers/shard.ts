@@ -10,6 +10,7 @@ import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests,
 import { IdleCollector } from './idle-gc.js';
 import { EVALUATE_AFTER_MS, type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane } from './pane.js';
+import { PaneAgent } from './agents/pane-agent.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
 
 /** Pane facts (revision, cwd, title) are posted at most this often per shard. */
@@ -24,7 +25,13 @@ const init = workerData as ShardInit;
 interface PaneState {
   pane: Pane;
   sent: { revision: number; cwd: string | undefined; title: string };
+  agent: PaneAgent;
 }
+
+/** A screen change re-checks the foreground process when the last check is older than this. */
+const PROCESS_CHECK_AFTER_MS = 250;
+/** The slow tick for process changes without screen changes (an agent leaving, its linger ending). */
+const PROCESS_TICK_MS = 1000;
 
 const panes = new Map<number, PaneState>();
 const dirty = new Set<number>();
@@ -106,10 +113,32 @@ function evaluateMatchers(): void {
   lastEvaluation = Date.now();
   for (const uid of matchDirty) {
     const state = panes.get(uid);
+    if (!state || state.pane.ended) continue;
     const paneMatchers = matchers.get(uid);
-    if (state && paneMatchers && !state.pane.ended) postChanges(paneMatchers.evaluate(state.pane));
+    if (paneMatchers) postChanges(paneMatchers.evaluate(state.pane));
+    evaluateAgent(state, lastEvaluation);
   }
   matchDirty.clear();
+}
+
+/** Agent detection after a screen change or a process change (SPEC §10.3). */
+function evaluateAgent(state: PaneState, now: number, processChecked = false): void {
+  const { pane, agent } = state;
+  if (!processChecked && now - agent.lastProcessCheck >= PROCESS_CHECK_AFTER_MS) agent.checkProcess(pane.pid, now);
+  const { report, recheckAt } = agent.evaluate(
+    () => pane.read({ paneUid: pane.uid, source: 'visible', lines: 0, stripAnsi: true }).text,
+    now,
+  );
+  if (report) {
+    post(report.agent === undefined
+      ? { kind: 'agentChanged', paneUid: pane.uid, state: report.state }
+      : { kind: 'agentChanged', paneUid: pane.uid, agent: report.agent, state: report.state });
+  }
+  if (recheckAt !== undefined) {
+    setTimeout(() => {
+      if (!pane.ended) evaluateAgent(state, Date.now(), true);
+    }, Math.max(0, recheckAt - now)).unref();
+  }
 }
 
 function dropMatchers(paneUid: number): void {
@@ -126,7 +155,9 @@ const paneEvents = {
   },
   dirty(pane: Pane): void {
     markDirty(pane.uid);
-    if (matchers.has(pane.uid)) {
+    const state = panes.get(pane.uid);
+    const agentMayChange = state !== undefined && (state.agent.current !== undefined || Date.now() - state.agent.lastProcessCheck >= PROCESS_CHECK_AFTER_MS);
+    if (matchers.has(pane.uid) || agentMayChange) {
       matchDirty.add(pane.uid);
       scheduleEvaluation();
     }
@@ -163,7 +194,7 @@ const handlers: Handlers = {
     const pane = new Pane(params, paneEvents);
     // Not /proc yet: the forked child may not have entered its directory.
     const cwd = realDirectory(params.cwd);
-    panes.set(pane.uid, { pane, sent: { revision: 0, cwd, title: '' } });
+    panes.set(pane.uid, { pane, sent: { revision: 0, cwd, title: '' }, agent: new PaneAgent() });
     return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, init.home) };
   },
   read(params) {
@@ -236,3 +267,11 @@ const sweep = setInterval(() => {
   for (const uid of panes.keys()) markDirty(uid);
 }, SWEEP_INTERVAL_MS);
 sweep.unref();
+
+const processTick = setInterval(() => {
+  const now = Date.now();
+  for (const state of panes.values()) {
+    if (!state.pane.ended && state.agent.checkProcess(state.pane.pid, now)) evaluateAgent(state, now, true);
+  }
+}, PROCESS_TICK_MS);
+processTick.unref();
