@@ -26,6 +26,7 @@ interface PaneState {
   pane: Pane;
   sent: { revision: number; cwd: string | undefined; title: string };
   agent: PaneAgent;
+  processCheckTimer?: NodeJS.Timeout | undefined;
 }
 
 /** A screen change re-checks the foreground process when the last check is older than this. */
@@ -124,7 +125,18 @@ function evaluateMatchers(): void {
 /** Agent detection after a screen change or a process change (SPEC §10.3). */
 function evaluateAgent(state: PaneState, now: number, processChecked = false): void {
   const { pane, agent } = state;
-  if (!processChecked && now - agent.lastProcessCheck >= PROCESS_CHECK_AFTER_MS) agent.checkProcess(pane.pid, now);
+  if (!processChecked) {
+    const checkDue = agent.lastProcessCheck + PROCESS_CHECK_AFTER_MS;
+    if (now >= checkDue) agent.checkProcess(pane.pid, now);
+    else if (!state.processCheckTimer) {
+      // A change inside the throttle window still gets its look at the processes, a little later.
+      state.processCheckTimer = setTimeout(() => {
+        state.processCheckTimer = undefined;
+        if (!pane.ended) evaluateAgent(state, Date.now());
+      }, checkDue - now);
+      state.processCheckTimer.unref();
+    }
+  }
   const { report, recheckAt } = agent.evaluate(
     () => pane.read({ paneUid: pane.uid, source: 'visible', lines: 0, stripAnsi: true }).text,
     now,
@@ -156,8 +168,7 @@ const paneEvents = {
   dirty(pane: Pane): void {
     markDirty(pane.uid);
     const state = panes.get(pane.uid);
-    const agentMayChange = state !== undefined && (state.agent.current !== undefined || Date.now() - state.agent.lastProcessCheck >= PROCESS_CHECK_AFTER_MS);
-    if (matchers.has(pane.uid) || agentMayChange) {
+    if (matchers.has(pane.uid) || (state && !state.processCheckTimer)) {
       matchDirty.add(pane.uid);
       scheduleEvaluation();
     }
