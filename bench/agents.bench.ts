@@ -47,20 +47,23 @@ async function idleLatency(server: TestServer): Promise<number[]> {
   const paneId = `${workspace.workspace_id}-1`;
   const latencies: number[] = [];
   const socket = connect(server.socketPath);
+  const arrivals: number[] = [];
   lineReader(socket, (line) => {
-    if (!line.includes('"state":"idle"')) return;
-    const arrived = Date.now();
-    void server.call('pane.read', { pane_id: paneId, source: 'visible' }).then(({ read }) => {
-      const printed = Number([...read.text.matchAll(/^done (\d+)$/gm)].at(-1)?.[1]);
-      if (printed) latencies.push(arrived - printed);
-    });
+    if (line.includes('"state":"idle"')) arrivals.push(Date.now());
   });
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(`${JSON.stringify({ id: 'b', method: 'events.subscribe', params: { subscriptions: [{ type: 'pane.agent_state_changed', pane_id: paneId, state: 'idle' }] } })}\n`);
   for (let i = 0; i < LATENCY_SAMPLES; i++) {
-    const had = latencies.length;
+    const seen = arrivals.length;
     await server.call('pane.send_input', { pane_id: paneId, text: `${FIXTURES}agents/pi` });
-    await eventually(() => latencies.length > had, 'pi to go idle', 10_000).catch(() => console.log('  (a run was missed)'));
+    // The idle event can come before pi prints when it went idle: wait for the event, then read.
+    await eventually(() => arrivals.length > seen, 'pi to go idle', 10_000).catch(() => undefined);
+    await sleep(300);
+    const { read } = await server.call('pane.read', { pane_id: paneId, source: 'visible' });
+    const printed = Number([...read.text.matchAll(/^done (\d+)$/gm)].at(-1)?.[1]);
+    const arrived = arrivals[seen];
+    if (printed && arrived !== undefined) latencies.push(arrived - printed);
+    else console.log('  (a run was missed)');
     await sleep(4000); // the agent's linger ends before the next run
   }
   socket.destroy();
