@@ -53,17 +53,21 @@ async function idleLatency(server: TestServer): Promise<number[]> {
   });
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(`${JSON.stringify({ id: 'b', method: 'events.subscribe', params: { subscriptions: [{ type: 'pane.agent_state_changed', pane_id: paneId, state: 'idle' }] } })}\n`);
+  let previous = 0;
   for (let i = 0; i < LATENCY_SAMPLES; i++) {
-    const seen = arrivals.length;
     await server.call('pane.send_input', { pane_id: paneId, text: `${FIXTURES}agents/pi` });
-    // The idle event can come before pi prints when it went idle: wait for the event, then read.
-    await eventually(() => arrivals.length > seen, 'pi to go idle', 10_000).catch(() => undefined);
-    await sleep(300);
-    const { read } = await server.call('pane.read', { pane_id: paneId, source: 'visible' });
-    const printed = Number([...read.text.matchAll(/^done (\d+)$/gm)].at(-1)?.[1]);
-    const arrived = arrivals[seen];
-    if (printed && arrived !== undefined) latencies.push(arrived - printed);
-    else console.log('  (a run was missed)');
+    // pi prints the moment it turned idle; the event is the first idle that came after it. (A
+    // fresh pi is briefly `idle` before it prints Working..., by the rules: not this sample.)
+    const sample = await eventually(async () => {
+      const { read } = await server.call('pane.read', { pane_id: paneId, source: 'visible' });
+      const printed = Number([...read.text.matchAll(/^done (\d+)$/gm)].at(-1)?.[1]);
+      const arrived = arrivals.find((at) => at >= printed);
+      return printed > previous && arrived !== undefined && { printed, arrived };
+    }, 'pi to go idle', 10_000).catch(() => undefined);
+    if (sample) {
+      latencies.push(sample.arrived - sample.printed);
+      previous = sample.printed;
+    } else console.log('  (a run was missed)');
     await sleep(4000); // the agent's linger ends before the next run
   }
   socket.destroy();

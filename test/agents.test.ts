@@ -77,6 +77,17 @@ describe('agent detection', () => {
       stream.close();
     }));
 
+  it('claude: working while it thinks, then blocked on its permission prompt', () =>
+    withAgents(async (server) => {
+      const { paneId } = await newWorkspace(server);
+      const stream = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.agent_state_changed', pane_id: paneId }] });
+      await server.call('pane.send_input', { pane_id: paneId, text: 'claude' });
+      const events = await stream.until((e) => e.some((x) => (x.data as { state: string }).state === 'blocked'), 'claude to ask');
+      assert.deepEqual(events.map((e) => (e.data as { state: string }).state), ['working', 'blocked']);
+      assert.deepEqual(await paneState(server, paneId), { agent: 'claude', state: 'blocked' });
+      stream.close();
+    }));
+
   it('aggregate: an agent that finished in an inactive workspace is unseen and outranks working until focused', () =>
     withAgents(async (server) => {
       await newWorkspace(server, { focus: true });
