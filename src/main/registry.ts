@@ -56,6 +56,15 @@ const STABLE_WORKSPACE = /^w([1-9]\d*)$/;
 const COMPACT_PANE = /^([1-9]\d*)-([1-9]\d*)$/;
 const STABLE_PANE = /^w([1-9]\d*):p([1-9]\d*)$/;
 
+/** Stable ids (SPEC §3 EXT): never reused, so they name a thing for the server's lifetime. */
+export function workspaceStableId(workspaceUid: number): string {
+  return `w${workspaceUid}`;
+}
+
+export function paneStableId(workspaceUid: number, paneUid: number): string {
+  return `${workspaceStableId(workspaceUid)}:p${paneUid}`;
+}
+
 const AGGREGATE_PRIORITY = ['blocked', 'idle-unseen', 'working', 'idle-seen', 'unknown'] as const;
 
 export class Registry {
@@ -202,7 +211,7 @@ export class Registry {
     return {
       pane_id: `${pane.workspace.position}-${pane.number}`,
       workspace_id: String(pane.workspace.position),
-      stable_id: `w${pane.workspace.uid}:p${pane.uid}`,
+      stable_id: paneStableId(pane.workspace.uid, pane.uid),
     };
   }
 
@@ -233,7 +242,7 @@ export class Registry {
       focused: this.active === workspace,
       pane_count: workspace.panes.length,
       agent_state: aggregateState(workspace.panes),
-      stable_id: `w${workspace.uid}`,
+      stable_id: workspaceStableId(workspace.uid),
     };
   }
 

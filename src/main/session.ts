@@ -14,7 +14,7 @@ import { VERSION } from '../protocol/version.js';
 import { EventBatch, EventHub, type EventMeta } from './events.js';
 import type { SplitDirection } from './layout.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
-import { type PaneRecord, Registry, type WorkspaceRecord } from './registry.js';
+import { type PaneRecord, Registry, type WorkspaceRecord, paneStableId, workspaceStableId } from './registry.js';
 import type { ShardHandle, ShardListener } from './shard-handle.js';
 import { ShardPool } from './shard-pool.js';
 import { directoryProblem, paneEnvironment, programProblem } from './spawn-spec.js';
@@ -79,9 +79,9 @@ export class Session implements ShardListener {
     });
     const focusBefore = this.registry.focusKey();
     const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, { ...started, ...size }, request);
-    batch.add('workspace_created', { workspace: this.registry.workspaceInfo(workspace) }, { workspaceStableId: `w${workspace.uid}` });
+    batch.add('workspace_created', { workspace: this.registry.workspaceInfo(workspace) }, { workspaceStableId: workspaceStableId(workspace.uid) });
     const focusChanged = this.registry.focusKey() !== focusBefore;
-    if (focusChanged) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, { workspaceStableId: `w${workspace.uid}` });
+    if (focusChanged) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, { workspaceStableId: workspaceStableId(workspace.uid) });
     const pane = this.registry.paneByUid(paneUid);
     if (pane) {
       batch.add('pane_created', { pane: this.registry.paneInfo(pane) }, this.paneMeta(pane));
@@ -141,7 +141,7 @@ export class Session implements ShardListener {
     const panes = [...workspace.panes];
     this.registry.removeWorkspace(workspace);
     for (const pane of panes) this.watches.paneGone(pane.uid);
-    batch.add('workspace_closed', { workspace_id: workspaceId }, { workspaceStableId: `w${workspace.uid}` });
+    batch.add('workspace_closed', { workspace_id: workspaceId }, { workspaceStableId: workspaceStableId(workspace.uid) });
     this.addFocusEvents(focusBefore, batch);
   }
 
@@ -162,7 +162,7 @@ export class Session implements ShardListener {
   /** The shard that holds a pane. */
   shardOf(workspace: WorkspaceRecord): ShardHandle {
     const shard = this.shards.get(workspace.shardId);
-    if (!shard) throw new ProtocolError('internal_error', `shard ${workspace.shardId} of workspace w${workspace.uid} is gone`);
+    if (!shard) throw new ProtocolError('internal_error', `shard ${workspace.shardId} of workspace ${workspaceStableId(workspace.uid)} is gone`);
     return shard;
   }
 
@@ -310,13 +310,17 @@ export class Session implements ShardListener {
     if (this.registry.focusKey() === focusBefore) return;
     const workspace = this.registry.activeWorkspace;
     if (!workspace) return;
-    batch.add('workspace_focused', { workspace_id: String(workspace.position) }, { workspaceStableId: `w${workspace.uid}` });
+    batch.add('workspace_focused', { workspace_id: String(workspace.position) }, { workspaceStableId: workspaceStableId(workspace.uid) });
     const pane = this.registry.paneByUid(workspace.focusedPaneUid);
     if (pane) batch.add('pane_focused', this.paneRef(pane), this.paneMeta(pane));
   }
 
   paneMeta(pane: PaneRecord): EventMeta {
-    return { paneUid: pane.uid, paneStableId: `w${pane.workspace.uid}:p${pane.uid}`, workspaceStableId: `w${pane.workspace.uid}` };
+    return {
+      paneUid: pane.uid,
+      paneStableId: paneStableId(pane.workspace.uid, pane.uid),
+      workspaceStableId: workspaceStableId(pane.workspace.uid),
+    };
   }
 
   paneRef(pane: PaneRecord): { pane_id: string; workspace_id: string } {
@@ -350,8 +354,8 @@ export class Session implements ShardListener {
   private envIds(workspaceUid: number, paneUid: number) {
     return {
       socketPath: this.options.socketPath,
-      workspaceStableId: `w${workspaceUid}`,
-      paneStableId: `w${workspaceUid}:p${paneUid}`,
+      workspaceStableId: workspaceStableId(workspaceUid),
+      paneStableId: paneStableId(workspaceUid, paneUid),
     };
   }
 

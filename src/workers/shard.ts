@@ -85,11 +85,11 @@ function flushUpdates(): void {
 
 const collector = new IdleCollector();
 
-/** Output matchers by pane, and which pane each matcher watches. */
+/** Output matchers by pane, and which pane each matcher watches; panes whose screen changed since the last look. */
 const matchers = new Map<number, PaneMatchers>();
 const matcherPanes = new Map<number, number>();
-const matchDirty = new Set<number>();
-let matchTimer: NodeJS.Timeout | undefined;
+const screenDirty = new Set<number>();
+let screenTimer: NodeJS.Timeout | undefined;
 
 function postChanges(changes: MatchChange[]): void {
   for (const change of changes) post({ kind: 'matchChanged', ...change });
@@ -104,22 +104,22 @@ let lastEvaluation = 0;
  * a flooding pane costs at most one evaluation per interval.
  */
 function scheduleEvaluation(): void {
-  if (matchTimer) return;
+  if (screenTimer) return;
   const wait = Math.max(0, lastEvaluation + EVALUATE_AFTER_MS - Date.now());
-  matchTimer = setTimeout(evaluateMatchers, wait);
+  screenTimer = setTimeout(evaluateChangedScreens, wait);
 }
 
-function evaluateMatchers(): void {
-  matchTimer = undefined;
+function evaluateChangedScreens(): void {
+  screenTimer = undefined;
   lastEvaluation = Date.now();
-  for (const uid of matchDirty) {
+  for (const uid of screenDirty) {
     const state = panes.get(uid);
     if (!state || state.pane.ended) continue;
     const paneMatchers = matchers.get(uid);
     if (paneMatchers) postChanges(paneMatchers.evaluate(state.pane));
     evaluateAgent(state, lastEvaluation);
   }
-  matchDirty.clear();
+  screenDirty.clear();
 }
 
 /** Agent detection after a screen change or a process change (SPEC §10.3). */
@@ -158,7 +158,7 @@ function dropMatchers(paneUid: number): void {
   if (!paneMatchers) return;
   for (const [matcherId, uid] of matcherPanes) if (uid === paneUid) matcherPanes.delete(matcherId);
   matchers.delete(paneUid);
-  matchDirty.delete(paneUid);
+  screenDirty.delete(paneUid);
 }
 
 const paneEvents = {
@@ -169,7 +169,7 @@ const paneEvents = {
     markDirty(pane.uid);
     const state = panes.get(pane.uid);
     if (matchers.has(pane.uid) || (state && !state.processCheckTimer)) {
-      matchDirty.add(pane.uid);
+      screenDirty.add(pane.uid);
       scheduleEvaluation();
     }
   },
