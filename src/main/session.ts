@@ -216,6 +216,8 @@ export class Session implements ShardListener {
       rss_bytes: memory.rss,
       heap_used_bytes: memory.heapUsed,
       loop_delay_p99_ms: this.loopDelay.p99Ms(),
+      loop_delay_max_ms: this.loopDelay.maxMs(),
+      cpu_ms: cpuMs(),
       shards,
     };
   }
@@ -368,4 +370,9 @@ export class Session implements ShardListener {
   private refuseWhileStopping(): void {
     if (this.stopping) throw new ProtocolError('server_unavailable', 'the server is shutting down');
   }
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return Math.round((user + system) / 1000);
 }

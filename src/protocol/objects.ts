@@ -67,5 +67,9 @@ export interface ServerStats {
   rss_bytes: number;
   heap_used_bytes: number;
   loop_delay_p99_ms: number;
+  /** The worst main-thread event-loop stall over the last 10–20 s. */
+  loop_delay_max_ms: number;
+  /** CPU time (user + system) the whole server process has used, all threads. */
+  cpu_ms: number;
   shards: ShardStats[];
 }

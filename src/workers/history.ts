@@ -1,46 +1,101 @@
 /**
- * A pane's history: the physical rows that scrolled out of the emulator's
- * small scrollback, oldest first, up to `capacity` rows (the oldest dropped
- * beyond). Rows are kept as flat strings (~100 B a row instead of xterm's
- * ~1.6 KB) in a hot tail; every BLOCK_ROWS rows the tail is frozen into a
- * deflated block (~10–30× smaller again for typical output), so a full
- * 10 000-row history costs a few hundred KB. Reads decode a block at a time,
- * keeping the last one decoded.
+ * A pane's history: the physical rows that scrolled off the emulator's
+ * screen, oldest first, up to `capacity` rows (the oldest dropped beyond).
+ *
+ * Rows are stored as UTF-8 bytes in blocks of 32 KB (a 120-column row costs
+ * its ~120 bytes, 10 000 rows ~1.3 MB, all outside the JS heap, so the
+ * garbage collector never scans them). A row with attributes also keeps its
+ * SGR form right after its plain text. Blocks that the capacity drops are
+ * kept for reuse by the shard's next full block, so a flooding pane
+ * allocates nothing in its steady state.
  */
-import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 
-export const BLOCK_ROWS = 256;
+const BLOCK_BYTES = 32 * 1024;
+/** A block ends at this many rows even when its bytes are not used up (empty rows cost no bytes). */
+const BLOCK_ROWS = 1024;
+/** Free blocks a shard keeps for reuse (2 MB). */
+const SPARE_BLOCKS = 64;
 
-interface Rows {
-  texts: string[];
-  /** Rows with SGR escapes, by index; absent when the row has no attributes. */
-  styled: Record<number, string>;
-  /** Indices of rows that continue the row before (soft wrap), for logical-line reads to come. */
-  wrapped: number[];
+class Block {
+  bytes: Buffer;
+  used = 0;
+  rows = 0;
+  /** Per row: the end of its plain text, and the end of its SGR form (equal when it has none). */
+  readonly ends = new Uint32Array(BLOCK_ROWS * 2);
+  readonly wrapped = new Uint8Array(BLOCK_ROWS);
+
+  constructor(size: number) {
+    this.bytes = Buffer.allocUnsafeSlow(size);
+  }
+
+  start(row: number): number {
+    return row === 0 ? 0 : (this.ends[row * 2 - 1] ?? 0);
+  }
+
+  /** Whether a row of `size` bytes fits (an empty block takes any row; it grows for a huge one). */
+  fits(size: number): boolean {
+    return this.rows < BLOCK_ROWS && (this.used + size <= this.bytes.length || this.rows === 0);
+  }
+
+  append(plain: Uint8Array, styled: Uint8Array | undefined, wrapped: boolean): void {
+    const size = plain.length + (styled?.length ?? 0);
+    if (this.used + size > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(size);
+    this.bytes.set(plain, this.used);
+    this.used += plain.length;
+    this.ends[this.rows * 2] = this.used;
+    if (styled) {
+      this.bytes.set(styled, this.used);
+      this.used += styled.length;
+    }
+    this.ends[this.rows * 2 + 1] = this.used;
+    this.wrapped[this.rows] = wrapped ? 1 : 0;
+    this.rows++;
+  }
+
+  text(row: number, withStyle: boolean): string {
+    const start = this.start(row);
+    const plainEnd = this.ends[row * 2] ?? start;
+    const styledEnd = this.ends[row * 2 + 1] ?? plainEnd;
+    if (withStyle && styledEnd > plainEnd) return this.bytes.toString('utf8', plainEnd, styledEnd);
+    return this.bytes.toString('utf8', start, plainEnd);
+  }
+
+  isEmpty(row: number): boolean {
+    return this.ends[row * 2] === this.start(row);
+  }
+
+  reset(): void {
+    this.used = 0;
+    this.rows = 0;
+    if (this.bytes.length > BLOCK_BYTES) this.bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+  }
 }
 
-interface ColdBlock {
-  rows: number;
-  data: Uint8Array;
+/** Blocks dropped by any history of this shard, for the next one that needs a block. */
+const spareBlocks: Block[] = [];
+
+function newBlock(): Block {
+  const block = spareBlocks.pop();
+  if (!block) return new Block(BLOCK_BYTES);
+  block.reset();
+  return block;
 }
 
-function emptyRows(): Rows {
-  return { texts: [], styled: {}, wrapped: [] };
+function retire(block: Block): void {
+  if (spareBlocks.length < SPARE_BLOCKS) spareBlocks.push(block);
 }
 
 export class History {
-  private blocks: ColdBlock[] = [];
+  private readonly blocks: Block[] = [];
   /** Rows of the first block already dropped by the capacity. */
-  private firstBlockOffset = 0;
-  private coldRows = 0;
-  private hot: Rows = emptyRows();
+  private firstRow = 0;
+  private rowCount = 0;
   private droppedRows = 0;
-  private decoded: { block: ColdBlock; rows: Rows } | undefined;
 
   constructor(readonly capacity: number) {}
 
   get length(): number {
-    return this.coldRows - this.firstBlockOffset + this.hot.texts.length;
+    return this.rowCount;
   }
 
   /** Rows pushed out by the capacity since the last clear. */
@@ -48,72 +103,81 @@ export class History {
     return this.droppedRows;
   }
 
-  /** Bytes held by frozen blocks (for stats and the bench). */
-  get coldBytes(): number {
-    return this.blocks.reduce((sum, block) => sum + block.data.length, 0);
+  /** Bytes of row storage held (for stats and the bench). */
+  get bytes(): number {
+    return this.blocks.reduce((sum, block) => sum + block.bytes.length, 0);
   }
 
-  push(text: string, styled: string | undefined, wrapped: boolean): void {
-    const index = this.hot.texts.push(text) - 1;
-    if (styled !== undefined) this.hot.styled[index] = styled;
-    if (wrapped) this.hot.wrapped.push(index);
-    if (this.hot.texts.length >= BLOCK_ROWS) this.freeze();
-    while (this.length > this.capacity && this.dropOldest());
+  /** Appends a row: its plain UTF-8 text, its SGR form when it has attributes, whether it continues the row before. */
+  push(plain: Uint8Array, styled: Uint8Array | undefined, wrapped: boolean): void {
+    const size = plain.length + (styled?.length ?? 0);
+    let last = this.blocks[this.blocks.length - 1];
+    if (!last || !last.fits(size)) {
+      last = newBlock();
+      this.blocks.push(last);
+    }
+    last.append(plain, styled, wrapped);
+    this.rowCount++;
+    if (this.rowCount > this.capacity) this.dropOldest();
   }
 
-  /** Row `index` (0 = oldest kept): its SGR form when asked and it has one, else plain text. */
+  /** Row `index` (0 = oldest kept): its SGR form when asked and it has one, else its plain text. */
   text(index: number, withStyle: boolean): string {
-    const { rows, at } = this.locate(index);
-    return (withStyle ? rows.styled[at] : undefined) ?? rows.texts[at] ?? '';
+    const at = this.locate(index);
+    return at ? at.block.text(at.row, withStyle) : '';
+  }
+
+  isEmpty(index: number): boolean {
+    const at = this.locate(index);
+    return at ? at.block.isEmpty(at.row) : true;
+  }
+
+  /** Forgets the newest `count` rows (they went back onto the screen when it grew). */
+  dropNewest(count: number): void {
+    for (let i = 0; i < count && this.rowCount > 0; i++) {
+      const last = this.blocks[this.blocks.length - 1];
+      if (!last) break;
+      last.rows--;
+      last.used = last.start(last.rows);
+      this.rowCount--;
+      if (last.rows === (this.blocks.length === 1 ? this.firstRow : 0)) {
+        this.blocks.pop();
+        retire(last);
+        if (this.blocks.length === 0) this.firstRow = 0;
+      }
+    }
   }
 
   clear(): void {
-    this.blocks = [];
-    this.firstBlockOffset = 0;
-    this.coldRows = 0;
-    this.hot = emptyRows();
+    for (const block of this.blocks.splice(0)) retire(block);
+    this.firstRow = 0;
+    this.rowCount = 0;
     this.droppedRows = 0;
-    this.decoded = undefined;
   }
 
-  private freeze(): void {
-    const json = JSON.stringify(this.hot);
-    // zlib's output is a view into its (16 KB+) work buffer: copy it out, or
-    // every 2 KB block pins that whole allocation.
-    const data = new Uint8Array(deflateRawSync(json, { level: constants.Z_BEST_SPEED }));
-    this.blocks.push({ rows: this.hot.texts.length, data });
-    this.coldRows += this.hot.texts.length;
-    this.hot = emptyRows();
-  }
-
-  /** Drops the oldest cold row; false when there is none (a capacity under BLOCK_ROWS). */
-  private dropOldest(): boolean {
+  private dropOldest(): void {
     const first = this.blocks[0];
-    if (!first) return false;
-    this.firstBlockOffset++;
+    if (!first) return;
+    this.firstRow++;
+    this.rowCount--;
     this.droppedRows++;
-    if (this.firstBlockOffset >= first.rows) {
+    if (this.firstRow >= first.rows) {
       this.blocks.shift();
-      this.coldRows -= first.rows;
-      this.firstBlockOffset = 0;
-      if (this.decoded?.block === first) this.decoded = undefined;
+      retire(first);
+      this.firstRow = 0;
     }
-    return true;
   }
 
-  private locate(index: number): { rows: Rows; at: number } {
-    let row = index + this.firstBlockOffset;
-    if (row >= this.coldRows) return { rows: this.hot, at: row - this.coldRows };
-    for (const block of this.blocks) {
-      if (row < block.rows) {
-        if (this.decoded?.block !== block) {
-          const rows = JSON.parse(inflateRawSync(block.data).toString('utf8')) as Rows;
-          this.decoded = { block, rows };
-        }
-        return { rows: this.decoded.rows, at: row };
-      }
-      row -= block.rows;
+  /** The block and row within it of row `index`; newest rows are the common case, so search from the end. */
+  private locate(index: number): { block: Block; row: number } | undefined {
+    if (index < 0 || index >= this.rowCount) return undefined;
+    let remaining = this.rowCount - index; // rows from the newest end, 1 = newest
+    for (let b = this.blocks.length - 1; b >= 0; b--) {
+      const block = this.blocks[b] as Block;
+      const kept = b === 0 ? block.rows - this.firstRow : block.rows;
+      if (remaining <= kept) return { block, row: block.rows - remaining };
+      remaining -= kept;
     }
-    return { rows: this.hot, at: -1 };
+    return undefined;
   }
 }

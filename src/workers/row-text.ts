@@ -1,34 +1,119 @@
 /**
- * Turning emulator rows into text: plain (flat strings) and with SGR escapes
- * for `strip_ansi: false`.
+ * Turning emulator rows into text: UTF-8 bytes for the history (one pass over
+ * the cell words), and the SGR form for `strip_ansi: false`.
  */
 import type { IBufferCell, IBufferLine } from '@xterm/headless';
+import {
+  CONTENT_CODEPOINT_MASK,
+  CONTENT_HAS_CONTENT,
+  CONTENT_IS_COMBINED,
+  CONTENT_WIDTH_SHIFT,
+  type RowCells,
+  rowCellsOf,
+} from './emulator.js';
 
-/**
- * `translateToString` builds a V8 cons string char by char; stored as is, each
- * kept row pins ~3 KB. Reading one char code flattens it in place, so whatever
- * keeps text long-term must pass it through here.
- */
-export function flatten(text: string): string {
-  if (text.length > 0) text.charCodeAt(0);
-  return text;
+/** A cell whose content word says: one column, code point below 0x80, not combined. */
+const NOT_ASCII_CELL = 0x3fff80;
+
+/** The number of cells `translateToString(true)` keeps: up to the last cell with content, wide cells whole. */
+function trimmedCells(data: Uint32Array, cells: number): number {
+  for (let x = cells - 1; x >= 0; x--) {
+    const content = data[x * 3] as number;
+    if (content & CONTENT_HAS_CONTENT) return x + (content >>> CONTENT_WIDTH_SHIFT);
+  }
+  return 0;
 }
 
-interface InternalLineView {
-  _line?: { _data?: unknown };
+/** Encodes rows into one reused buffer; what it returns is valid until its next call. */
+export class RowEncoder {
+  private bytes = Buffer.allocUnsafeSlow(4096);
+  /** Whether the row last encoded has a cell with a colour or attribute (its fg or bg word is not 0). */
+  styled = false;
+
+  /** The row's text as UTF-8, right-trimmed exactly as `translateToString(true)` trims it. */
+  encode(row: RowCells): Uint8Array {
+    const data = row._data;
+    const cells = row.length;
+    const end = trimmedCells(data, cells);
+    if (this.bytes.length < end * 4) this.reserve(end * 4, 0);
+    let bytes = this.bytes;
+    let at = 0;
+    let style = 0;
+    for (let x = 0; x < end; ) {
+      const i = x * 3;
+      const content = data[i] as number;
+      style |= (data[i + 1] as number) | (data[i + 2] as number);
+      if ((content & NOT_ASCII_CELL) === 0) {
+        // The common cell: ASCII (or empty, which reads as a space).
+        bytes[at++] = (content & 0x7f) || 0x20;
+        x++;
+        continue;
+      }
+      if (content & CONTENT_IS_COMBINED) {
+        const text = row._combined[x] ?? '';
+        this.reserve(at + Buffer.byteLength(text) + (end - x) * 4, at);
+        bytes = this.bytes;
+        at += bytes.write(text, at);
+      } else {
+        const cp = content & CONTENT_CODEPOINT_MASK;
+        if (cp < 0x80) bytes[at++] = cp || 0x20;
+        else if (cp < 0x800) {
+          bytes[at++] = 0xc0 | (cp >> 6);
+          bytes[at++] = 0x80 | (cp & 0x3f);
+        } else if (cp < 0x10000) {
+          bytes[at++] = 0xe0 | (cp >> 12);
+          bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
+          bytes[at++] = 0x80 | (cp & 0x3f);
+        } else {
+          bytes[at++] = 0xf0 | (cp >> 18);
+          bytes[at++] = 0x80 | ((cp >> 12) & 0x3f);
+          bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
+          bytes[at++] = 0x80 | (cp & 0x3f);
+        }
+      }
+      x += content >>> CONTENT_WIDTH_SHIFT || 1;
+    }
+    for (let i = end * 3; i < cells * 3; i += 3) style |= (data[i + 1] as number) | (data[i + 2] as number);
+    this.styled = style !== 0;
+    return bytes.subarray(0, at);
+  }
+
+  /** A string as UTF-8 in the reused buffer. */
+  text(text: string): Uint8Array {
+    const size = Buffer.byteLength(text);
+    if (this.bytes.length < size) this.reserve(size, 0);
+    return this.bytes.subarray(0, this.bytes.write(text, 0));
+  }
+
+  /** The row's right-trimmed text as a flat string (a char-by-char string would pin ~3 KB a row). */
+  string(line: IBufferLine): string {
+    const row = rowCellsOf(line);
+    if (!row) return line.translateToString(true);
+    const bytes = this.encode(row);
+    return bytes.length === 0 ? '' : this.bytes.toString('utf8', 0, bytes.length);
+  }
+
+  /** Grows the buffer to hold `size` bytes, keeping the first `keep`. */
+  private reserve(size: number, keep: number): void {
+    if (size <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(size, this.bytes.length * 2));
+    this.bytes.copy(grown, 0, 0, keep);
+    this.bytes = grown;
+  }
 }
 
 /**
- * Whether a row may carry colours or attributes. Fast path: the cell words of
- * xterm's line (3 × u32 per cell: content, fg, bg; fg and bg are 0 for default
- * cells) in the pinned @xterm/headless version; anything unexpected answers
- * `true` and the caller serializes the slow, public way.
+ * Whether a row may carry colours or attributes: any cell whose fg or bg word
+ * is not 0 (a default cell has both 0). Without the cell words: `true`, and
+ * the caller takes the slow, public way.
  */
 export function rowMayHaveStyle(line: IBufferLine): boolean {
-  const data = (line as unknown as InternalLineView)._line?._data;
-  if (!(data instanceof Uint32Array)) return true;
-  for (let i = 1; i < data.length; i += 3) {
-    if ((data[i] ?? 0) !== 0 || (data[i + 1] ?? 0) !== 0) return true;
+  const row = rowCellsOf(line);
+  if (!row) return true;
+  const data = row._data;
+  const end = row.length * 3;
+  for (let i = 1; i < end; i += 3) {
+    if ((data[i] as number) !== 0 || (data[i + 1] as number) !== 0) return true;
   }
   return false;
 }
@@ -65,10 +150,12 @@ const RESET = '\x1b[0m';
 
 /**
  * The row with SGR escapes where attributes change, right-trimmed of default
- * blank cells, ending in a reset when any attribute was set. `plain` is the
- * row's plain text, returned as is when the row turns out to have no attributes.
+ * blank cells, ending in a reset when any attribute was set; undefined when
+ * the row turns out to have no attributes. A cell whose fg and bg words equal
+ * the previous cell's has the same SGR, so it is computed only on a change.
  */
-export function styledRow(line: IBufferLine, plain: string, cell: IBufferCell): string {
+export function styledRow(line: IBufferLine, cell: IBufferCell): string | undefined {
+  const data = rowCellsOf(line)?._data;
   let end = line.length;
   while (end > 0) {
     const c = line.getCell(end - 1, cell);
@@ -78,18 +165,26 @@ export function styledRow(line: IBufferLine, plain: string, cell: IBufferCell): 
   let out = '';
   let current = RESET;
   let styled = false;
+  let lastFg = -1;
+  let lastBg = -1;
   for (let x = 0; x < end; x++) {
     const c = line.getCell(x, cell);
     if (!c || c.getWidth() === 0) continue;
-    const sgr = c.isAttributeDefault() ? RESET : sgrOf(c);
-    if (sgr !== current) {
-      out += sgr;
-      current = sgr;
-      styled = true;
+    const fg = data ? (data[x * 3 + 1] as number) : -2;
+    const bg = data ? (data[x * 3 + 2] as number) : -2;
+    if (fg !== lastFg || bg !== lastBg || !data) {
+      const sgr = c.isAttributeDefault() ? RESET : sgrOf(c);
+      if (sgr !== current) {
+        out += sgr;
+        current = sgr;
+        styled = true;
+      }
+      lastFg = fg;
+      lastBg = bg;
     }
     out += c.getChars() || ' ';
   }
-  if (!styled) return plain;
+  if (!styled) return undefined;
   if (current !== RESET) out += RESET;
-  return flatten(out);
+  return out;
 }

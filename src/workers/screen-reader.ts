@@ -3,7 +3,10 @@
  */
 import type { IBuffer, IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
 import type { History } from './history.js';
-import { rowMayHaveStyle, styledRow } from './row-text.js';
+import { RowEncoder, rowMayHaveStyle, styledRow } from './row-text.js';
+
+/** One per shard thread; reads are synchronous. */
+const encoder = new RowEncoder();
 
 export interface ReadText {
   text: string;
@@ -11,8 +14,8 @@ export interface ReadText {
 }
 
 function rowText(line: IBufferLine, trimRight: boolean, withStyle: boolean, cell: IBufferCell): string {
-  const plain = line.translateToString(trimRight);
-  return withStyle && rowMayHaveStyle(line) ? styledRow(line, plain, cell) : plain;
+  const styled = withStyle && rowMayHaveStyle(line) ? styledRow(line, cell) : undefined;
+  return styled ?? (trimRight ? encoder.string(line) : line.translateToString(false));
 }
 
 function joinLines(lines: string[]): string {
@@ -38,41 +41,42 @@ export function readVisible(term: Terminal, withStyle: boolean, cell: IBufferCel
 }
 
 /**
- * The last `count` physical rows of history + scrollback + screen, trailing
- * blank rows dropped first. `skipRows` emulator rows at the top are already in
- * `history` (moved there, their erase not yet parsed). In the alternate screen
- * the rows are the screen's.
+ * The last `count` physical rows of history + screen, trailing blank rows
+ * dropped first (every scrollback row is already in `history`). In the
+ * alternate screen the rows are the screen's.
  */
-export function readRecent(
-  term: Terminal,
-  history: History,
-  skipRows: number,
-  count: number,
-  withStyle: boolean,
-  cell: IBufferCell,
-): ReadText {
+export function readRecent(term: Terminal, history: History, count: number, withStyle: boolean, cell: IBufferCell): ReadText {
   const alternate = term.buffer.active.type === 'alternate';
   const buffer: IBuffer = term.buffer.active;
   const historyRows = alternate ? 0 : history.length;
-  const emulatorStart = alternate ? buffer.baseY : skipRows;
-  const total = historyRows + (buffer.length - emulatorStart);
+  const screenStart = buffer.baseY;
+  const total = historyRows + (buffer.length - screenStart);
+  const screenLine = (i: number) => buffer.getLine(screenStart + i - historyRows);
 
-  const plainAt = (i: number): string =>
-    i < historyRows
-      ? history.text(i, false)
-      : (buffer.getLine(emulatorStart + i - historyRows)?.translateToString(true) ?? '');
+  // Screen rows are read once each: the blank check from the bottom keeps what it read.
+  const plainScreen = new Map<number, string>();
+  const plainAt = (i: number): string => {
+    let text = plainScreen.get(i);
+    if (text === undefined) {
+      const line = screenLine(i);
+      text = line ? encoder.string(line) : '';
+      plainScreen.set(i, text);
+    }
+    return text;
+  };
+  const isBlank = (i: number): boolean => (i < historyRows ? history.isEmpty(i) : plainAt(i) === '');
 
   let last = total - 1;
-  while (last >= 0 && plainAt(last) === '') last--;
+  while (last >= 0 && isBlank(last)) last--;
   const first = Math.max(0, last + 1 - count);
   const truncated = first > 0 || (!alternate && history.dropped > 0 && last >= 0);
 
   const rows: string[] = [];
   for (let i = first; i <= last; i++) {
-    if (!withStyle) rows.push(plainAt(i));
-    else if (i < historyRows) rows.push(history.text(i, true));
+    if (i < historyRows) rows.push(history.text(i, withStyle));
+    else if (!withStyle) rows.push(plainAt(i));
     else {
-      const line = buffer.getLine(emulatorStart + i - historyRows);
+      const line = screenLine(i);
       rows.push(line ? rowText(line, true, true, cell) : '');
     }
   }

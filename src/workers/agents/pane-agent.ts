@@ -43,12 +43,17 @@ export function foregroundAgent(pid: number): AgentName | undefined {
   return agentOfProcess(comm, argv);
 }
 
+/** Which agent holds a pane's foreground, from its first process's pid. */
+export type ForegroundProbe = (pid: number) => AgentName | undefined;
+
 export class PaneAgent {
   private agent: AgentName | undefined;
   private lingerUntil: number | undefined;
   private readonly tracker = new StateTracker();
   private reported: AgentReport = { agent: undefined, state: 'unknown' };
   lastProcessCheck = 0;
+
+  constructor(private readonly probe: ForegroundProbe = foregroundAgent) {}
 
   get current(): AgentName | undefined {
     return this.agent;
@@ -57,7 +62,7 @@ export class PaneAgent {
   /** Looks at the foreground process; true when the pane's agent changed (the screen needs a look). */
   checkProcess(pid: number, now: number): boolean {
     this.lastProcessCheck = now;
-    const found = foregroundAgent(pid);
+    const found = this.probe(pid);
     if (found) {
       this.lingerUntil = undefined;
       if (found === this.agent) return false;

@@ -1,11 +1,12 @@
 /**
- * The write sizing of src/workers/flow.ts against the real emulator: however
- * the output is cut, no write adds more scrollback rows than it was allowed.
+ * The write sizing of src/workers/write-sizing.ts against the real emulator:
+ * however the output is cut, no write adds more scrollback rows than it was
+ * allowed (a write that did would let xterm trim rows before they are copied).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import xtermHeadless from '@xterm/headless';
-import { rowSafeLength } from '../src/workers/flow.js';
+import { WriteSizer } from '../src/workers/write-sizing.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -33,23 +34,31 @@ function sampleOutput(seed: number): Uint8Array {
     () => '\x1b[?1049l',
     () => '\x1b[?25l',
     () => '\t\b\x0b\x0c',
+    () => `x\x1b[${random(600)}b`,
+    () => '\u0085\u0084',
+    () => `\x1b]0;title ${random(100)}\x07`,
+    () => '\x1b[1;32mgreen bold\x1b[m',
+    () => 'é'.repeat(random(200)),
+    () => '\x1b[5;20r\n\n\x1b[r',
   ];
   let out = '';
   while (out.length < 200_000) out += pieces[random(pieces.length)]?.() ?? '';
   return new TextEncoder().encode(out);
 }
 
-describe('rowSafeLength', () => {
-  for (const seed of [1, 7, 42]) {
+describe('WriteSizer', () => {
+  for (const seed of [1, 7, 42, 99]) {
     it(`never lets a write add more rows than allowed (seed ${seed})`, async () => {
       const cols = 37;
       const term = new Terminal({ cols, rows: 10, scrollback: 100_000, allowProposedApi: true });
       const data = sampleOutput(seed);
       const maxRows = 20;
+      const sizer = new WriteSizer();
       let offset = 0;
       let writes = 0;
       while (offset < data.length) {
-        const length = Math.max(1, rowSafeLength(data, offset, maxRows, cols));
+        const length = sizer.next(data, offset, maxRows, cols);
+        assert.ok(length > 0, 'every write makes progress');
         const before = term.buffer.normal.baseY;
         await write(term, data.subarray(offset, offset + length));
         const added = term.buffer.normal.baseY - before;

@@ -1,0 +1,114 @@
+/**
+ * Our server as a bench contender: one we start (default shards or
+ * `--workers 1`) in the clean environment, or one already running
+ * (`--socket`), which the bench then drives as a load generator.
+ */
+import { HerdrConnection } from '../../src/cli/client.js';
+import { eventually } from '../../harness/poll.js';
+import { type LocalServer, startServer } from '../../harness/server.js';
+import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';
+import { pool } from '../measure.js';
+import type { HostName, PaneHost } from './host.js';
+
+/** Whole-line regex for a literal (wait_for_output regexes are RE2, line by line). */
+export function exactLine(line: string): string {
+  return `^${line.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&')}$`;
+}
+
+export class HerdrHost implements PaneHost {
+  /** Workspace of each pane we created (one pane per workspace, spread over the shards). */
+  private readonly workspaceOf = new Map<string, string>();
+
+  private constructor(
+    readonly name: HostName,
+    readonly label: string,
+    readonly socketPath: string,
+    readonly connection: HerdrConnection,
+    private readonly environment: BenchEnvironment,
+    private readonly server: LocalServer | undefined,
+  ) {}
+
+  /** Starts a server of our own; `workers` 1 is the single-shard contender. */
+  static async start(environment: BenchEnvironment, workers?: number, nodeArgs: string[] = []): Promise<HerdrHost> {
+    const server = await startServer({ baseEnv: environment.env, shell: SHELL, nodeArgs, ...(workers ? { workers } : {}) });
+    const connection = await HerdrConnection.open(server.socketPath);
+    const name: HostName = workers === 1 ? 'herdr-1' : 'herdr';
+    return new HerdrHost(name, workers === 1 ? 'herdr --workers 1' : 'herdr', server.socketPath, connection, environment, server);
+  }
+
+  /** Drives a server that is already running. */
+  static async attach(environment: BenchEnvironment, socketPath: string): Promise<HerdrHost> {
+    const connection = await HerdrConnection.open(socketPath);
+    return new HerdrHost('herdr', `herdr at ${socketPath}`, socketPath, connection, environment, undefined);
+  }
+
+  get pid(): number | undefined {
+    return this.server?.pid;
+  }
+
+  async createPanes(count: number, command?: string): Promise<string[]> {
+    const panes: string[] = [];
+    const argv = command ? [SHELL, '-c', command] : [SHELL];
+    await pool(Array.from({ length: count }), 8, async () => {
+      const { workspace } = await this.connection.call('workspace.create', {
+        cwd: this.environment.dir,
+        focus: false,
+        command: argv,
+        env: { PS1: PROMPT, HOME: this.environment.home },
+      });
+      const { pane: info } = await this.connection.call('pane.get', { pane_id: `${workspace.workspace_id}-1` });
+      this.workspaceOf.set(info.stable_id, workspace.stable_id);
+      panes.push(info.stable_id);
+    });
+    if (!command) await this.untilPrompt(panes);
+    return panes;
+  }
+
+  private async untilPrompt(panes: readonly string[]): Promise<void> {
+    await pool(panes, 16, (pane) =>
+      eventually(async () => {
+        const { read } = await this.connection.call('pane.read', { pane_id: pane, source: 'recent', lines: 2 });
+        return read.text.includes(PROMPT.trim());
+      }, `a prompt in ${pane}`, 60_000).then(() => undefined),
+    );
+  }
+
+  async typeLine(panes: readonly string[], line: string): Promise<void> {
+    await Promise.all(panes.map((pane) => this.connection.call('pane.send_input', { pane_id: pane, text: line })));
+  }
+
+  async untilLine(panes: readonly string[], line: string, timeoutMs: number): Promise<void> {
+    const match = { type: 'regex' as const, value: exactLine(line) };
+    await Promise.all(
+      panes.map((pane) =>
+        this.connection.call('pane.wait_for_output', { pane_id: pane, source: 'recent', lines: 10, match, timeout_ms: timeoutMs }),
+      ),
+    );
+  }
+
+  async closePanes(panes: readonly string[]): Promise<void> {
+    await pool(panes, 16, async (pane) => {
+      const workspace = this.workspaceOf.get(pane);
+      this.workspaceOf.delete(pane);
+      if (workspace) await this.connection.call('workspace.close', { workspace_id: workspace }).catch(() => undefined);
+    });
+  }
+
+  async stats() {
+    return this.connection.call('server.stats', {});
+  }
+
+  async cpuSeconds(): Promise<number> {
+    return (await this.stats()).cpu_ms / 1000;
+  }
+
+  async rssBytes(): Promise<number> {
+    return (await this.stats()).rss_bytes;
+  }
+
+  async stop(): Promise<void> {
+    await this.closePanes([...this.workspaceOf.keys()]);
+    this.connection.close();
+    await this.server?.stop();
+  }
+}

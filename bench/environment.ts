@@ -1,0 +1,73 @@
+/**
+ * The same clean environment for every contender: an empty HOME, /bin/sh
+ * without rc files, one PATH, one locale, and the same generated input.
+ * (A user's ~/.bashrc that runs e.g. `pyenv init` in a hundred shells at
+ * once made tmux look four times slower than it is.)
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const SHELL = '/bin/sh';
+export const PROMPT = '$ ';
+/** The line each flood input ends with; a pane is done when it is readable. */
+export const END_MARK = 'END-OF-FLOOD';
+export const COLS = 120;
+export const ROWS = 40;
+
+export class BenchEnvironment {
+  readonly dir = mkdtempSync(join(tmpdir(), 'herdr-bench-'));
+  readonly home = join(this.dir, 'home');
+  private readonly inputs = new Map<number, string>();
+
+  constructor() {
+    mkdirSync(this.home);
+  }
+
+  /** The environment every server, shell and pane program starts with. */
+  get env(): Record<string, string> {
+    return {
+      HOME: this.home,
+      PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+      SHELL,
+      PS1: PROMPT,
+      LANG: 'C.UTF-8',
+      TERM: 'xterm-256color',
+    };
+  }
+
+  /**
+   * A file of `bytes` of 118-column lines of words (the same pseudo-random
+   * text every run), ending with END_MARK on a line of its own.
+   */
+  floodInput(bytes: number): string {
+    const existing = this.inputs.get(bytes);
+    if (existing) return existing;
+    const words = 'agent pane shard build test error warning ok tool call diff patch review lint commit merge'.split(' ');
+    let seed = 7;
+    const lines: string[] = [];
+    for (let size = 0; size < bytes; size += 119) {
+      let line = '';
+      while (line.length < 118) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        line += `${words[seed % words.length]} `;
+      }
+      lines.push(line.slice(0, 118));
+    }
+    const path = join(this.dir, `flood-${bytes}.txt`);
+    writeFileSync(path, `${lines.join('\n')}\n${END_MARK}\n`);
+    this.inputs.set(bytes, path);
+    return path;
+  }
+
+  /** A shell script in the bench directory (for pane commands). */
+  script(name: string, body: string): string {
+    const path = join(this.dir, name);
+    writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    return path;
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

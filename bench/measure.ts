@@ -1,0 +1,46 @@
+/** Figures from samples and from /proc: percentiles, CPU seconds, resident memory, timing. */
+import { readFileSync } from 'node:fs';
+
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export function median(samples: readonly number[]): number {
+  return percentile(samples, 50);
+}
+
+/** CPU seconds (user + system, every thread) a process has used, from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, clock ticks of 10 ms
+}
+
+/** Resident set size of a process in bytes, from /proc. */
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
+}
+
+export async function timed<T>(action: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await action();
+  return [value, performance.now() - start];
+}
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+export async function pool<T>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await task(items[index] as T, index);
+      }
+    }),
+  );
+}
+
+export const MB = 1024 * 1024;

@@ -1,0 +1,75 @@
+/**
+ * Flood: N panes each `cat` the same generated file of 118-column text; a run
+ * ends when every pane's last line (a mark echoed after the file) is readable (herdr: `pane.wait_for_output`,
+ * so matchers are on; tmux: batched `capture-pane` every 50 ms). Aggregate
+ * MB/s and the server's CPU seconds per MB, for each host and the raw PTY
+ * ceiling, interleaved.
+ */
+import { statSync } from 'node:fs';
+import { ceilingFlood } from '../contenders/ceiling.js';
+import type { PaneHost } from '../contenders/host.js';
+import { MB } from '../measure.js';
+import type { ContenderName, ScenarioResult } from '../report/results.js';
+import { type BenchContext, SampleSet, rotated, sized, withHosts } from './context.js';
+
+const TIMEOUT_MS = 600_000;
+
+let runs = 0;
+
+/** One flood; the line echoed after the file is new every run, so no run sees an earlier one's end. */
+async function hostFlood(host: PaneHost, panes: string[], input: string): Promise<{ seconds: number; cpuSeconds: number }> {
+  const mark = `flood-done-${++runs}`;
+  const cpuBefore = await host.cpuSeconds();
+  const start = performance.now();
+  const done = host.untilLine(panes, mark, TIMEOUT_MS);
+  await host.typeLine(panes, `cat ${input}; echo ${mark}`);
+  await done;
+  const seconds = (performance.now() - start) / 1000;
+  return { seconds, cpuSeconds: (await host.cpuSeconds()) - cpuBefore };
+}
+
+export async function floodScenario(context: BenchContext, paneCount: number): Promise<ScenarioResult> {
+  const inputBytes = sized(context, { smoke: 64 * 1024, quick: 600 * 1024, full: 1800 * 1024 });
+  const repetitions = sized(context, { smoke: 1, quick: paneCount >= 300 ? 1 : 2, full: paneCount >= 300 ? 2 : 3 });
+  const input = context.environment.floodInput(inputBytes);
+  const megabytes = (paneCount * statSync(input).size) / MB;
+  const throughput = new SampleSet();
+  const cpuPerMb = new SampleSet();
+  const cpu = new SampleSet();
+
+  await withHosts(context, async (hosts) => {
+    const panes = new Map<PaneHost, string[]>();
+    for (const host of hosts) {
+      context.progress(`flood ${paneCount}: ${host.label} creating ${paneCount} panes`);
+      panes.set(host, await host.createPanes(paneCount));
+    }
+    const contenders: Array<PaneHost | 'ceiling'> = [...hosts, ...(context.ceiling ? (['ceiling'] as const) : [])];
+    for (let rep = 0; rep < repetitions; rep++) {
+      for (const contender of rotated(contenders, rep)) {
+        const name: ContenderName = contender === 'ceiling' ? 'ceiling' : contender.name;
+        const run = contender === 'ceiling'
+          ? await ceilingFlood(context.environment, paneCount, input)
+          : await hostFlood(contender, panes.get(contender) ?? [], input);
+        throughput.add(name, megabytes / run.seconds);
+        cpu.add(name, run.cpuSeconds);
+        cpuPerMb.add(name, run.cpuSeconds / megabytes);
+        context.progress(
+          `flood ${paneCount}: ${name.padEnd(8)} ${(megabytes / run.seconds).toFixed(1).padStart(6)} MB/s, ` +
+            `${run.cpuSeconds.toFixed(1)} CPU s (run ${rep + 1}/${repetitions})`,
+        );
+      }
+    }
+  });
+
+  return {
+    id: `flood-${paneCount}`,
+    title: `Flood, ${paneCount} panes`,
+    method: `${paneCount} panes each cat ${(inputBytes / MB).toFixed(2)} MB of 118-column text (${megabytes.toFixed(0)} MB in all) until every pane's last line is readable; median of ${repetitions}.`,
+    metrics: [
+      throughput.metric('aggregate throughput', 'MB/s', 'higher'),
+      cpuPerMb.metric('server CPU per MB', 'CPU s/MB', 'lower'),
+      cpu.metric('server CPU', 'CPU s', 'lower'),
+    ],
+    targets: [],
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * When a pane's agent is looked for and its state re-read (SPEC §10.3): the
+ * foreground process on a slow tick and on screen changes (at most every
+ * PROCESS_CHECK_AFTER_MS; a change inside that window gets its check at the
+ * window's end, so a short-lived agent is not missed), the screen on every
+ * change while an agent is there, and a held state (claude's) again when its
+ * hold ends. Only changes are reported.
+ */
+import type { Clock, Timer } from '../clock.js';
+import { type AgentReport, PaneAgent } from './pane-agent.js';
+
+/** A screen change re-checks the foreground process when the last check is older than this. */
+export const PROCESS_CHECK_AFTER_MS = 250;
+/** The slow tick for process changes without screen changes (an agent leaving, its linger ending). */
+export const PROCESS_TICK_MS = 1000;
+
+export interface WatchedPane {
+  readonly pid: number;
+  readonly ended: boolean;
+  /** The visible screen as plain text. */
+  screen(): string;
+}
+
+export class AgentWatch {
+  private processCheck: Timer | undefined;
+  private recheck: Timer | undefined;
+
+  constructor(
+    private readonly pane: WatchedPane,
+    private readonly report: (report: AgentReport) => void,
+    private readonly clock: Clock,
+    private readonly agent = new PaneAgent(),
+  ) {}
+
+  /** Screen changes need a look unless a process check is already on its way (it looks at the screen too). */
+  get wantsScreenChanges(): boolean {
+    return this.processCheck === undefined;
+  }
+
+  /** The screen changed (the evaluation scheduler's look). */
+  screenChanged(now: number): void {
+    const checkDue = this.agent.lastProcessCheck + PROCESS_CHECK_AFTER_MS;
+    if (now >= checkDue) this.agent.checkProcess(this.pane.pid, now);
+    else {
+      this.processCheck ??= this.clock.after(checkDue - now, () => {
+        this.processCheck = undefined;
+        if (!this.pane.ended) this.screenChanged(this.clock.now());
+      });
+    }
+    this.evaluate(now);
+  }
+
+  /** The slow process tick. */
+  tick(now: number): void {
+    if (this.agent.checkProcess(this.pane.pid, now)) this.evaluate(now);
+  }
+
+  dispose(): void {
+    this.processCheck?.cancel();
+    this.recheck?.cancel();
+  }
+
+  private evaluate(now: number): void {
+    const { report, recheckAt } = this.agent.evaluate(() => this.pane.screen(), now);
+    if (report) this.report(report);
+    if (recheckAt !== undefined) {
+      this.recheck?.cancel();
+      this.recheck = this.clock.after(Math.max(0, recheckAt - now), () => {
+        this.recheck = undefined;
+        if (!this.pane.ended) this.evaluate(this.clock.now());
+      });
+    }
+  }
+}

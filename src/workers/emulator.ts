@@ -1,0 +1,122 @@
+/**
+ * The pane's terminal emulator (@xterm/headless), and the two places where we
+ * reach past its public API. Both are checked when a pane starts and by
+ * test/xterm-internals.test.ts, which fails loudly if a new xterm changes them
+ * (the version is pinned exactly in package.json):
+ *
+ * - Synchronous parsing (`_core.writeSync`). The public `write` parses on a
+ *   later timer turn (≥ 1 ms in Node) and hands back a callback per chunk; a
+ *   shard with 50 busy panes spent ~31% of a flood idle between those turns.
+ *   Parsing inside the PTY's data callback also gives flow control for free:
+ *   while we parse we do not read, so a flooding program blocks in write(2).
+ * - A row's cell words (`_line._data`, `_line._combined`), so a row becomes
+ *   UTF-8 bytes in one pass (row-text.ts) instead of a char-by-char string.
+ *   Without them row-text.ts falls back to the public per-cell API.
+ * - A marker on the normal buffer while the alternate screen is up
+ *   (`_core.buffers.normal.addMarker`): the public `registerMarker` refuses
+ *   then, and a resize of a full-screen program's pane reflows the normal
+ *   buffer underneath it (scrollback-capture.ts).
+ */
+import xtermHeadless from '@xterm/headless';
+import type { IBufferLine, IMarker } from '@xterm/headless';
+
+const { Terminal } = xtermHeadless;
+export type Emulator = InstanceType<typeof Terminal>;
+
+/**
+ * Rows of emulator scrollback. Rows that scroll off the screen are copied out
+ * of it after every write (scrollback-capture.ts); writes are sized so one
+ * cannot scroll more than SCROLLBACK_ROWS − 1 rows (write-sizing.ts). The
+ * scrollback stays full once used, so xterm recycles its row objects instead
+ * of allocating one per scrolled row.
+ */
+export const SCROLLBACK_ROWS = 100;
+
+export function createEmulator(cols: number, rows: number): { term: Emulator; writeSync: (data: Uint8Array) => void } {
+  // logLevel off: writeSync logs a deprecation warning otherwise.
+  const term = new Terminal({ cols, rows, scrollback: SCROLLBACK_ROWS, allowProposedApi: true, logLevel: 'off' });
+  return { term, writeSync: synchronousWriter(term) };
+}
+
+interface CoreView {
+  _core?: { writeSync?: unknown };
+}
+
+export function synchronousWriter(term: Emulator): (data: Uint8Array) => void {
+  const core = (term as unknown as CoreView)._core;
+  const writeSync = core?.writeSync;
+  if (typeof writeSync !== 'function') {
+    throw new Error('@xterm/headless has no _core.writeSync: this xterm version is not supported (see src/workers/emulator.ts)');
+  }
+  return (data) => (writeSync as (this: unknown, data: Uint8Array) => void).call(core, data);
+}
+
+interface BufferSetView {
+  _core?: { buffers?: { normal?: { addMarker?: unknown } } };
+}
+
+/** A marker on row `line` (0 = oldest scrollback row) of the normal buffer, whichever buffer is active. */
+export function markNormalRow(term: Emulator, line: number): IMarker | undefined {
+  const normal = (term as unknown as BufferSetView)._core?.buffers?.normal;
+  const addMarker = normal?.addMarker;
+  if (typeof addMarker === 'function') return (addMarker as (this: unknown, y: number) => IMarker).call(normal, line);
+  const buffer = term.buffer.normal;
+  if (term.buffer.active.type !== 'normal') return undefined;
+  return term.registerMarker(line - buffer.baseY - buffer.cursorY);
+}
+
+/**
+ * A row as xterm stores it (its internal BufferLine): 3 words a cell
+ * (content, fg, bg), the cells holding combined strings, its width and
+ * whether it continues the row before.
+ */
+export interface RowCells {
+  readonly _data: Uint32Array;
+  readonly _combined: Record<number, string>;
+  readonly length: number;
+  readonly isWrapped: boolean;
+}
+
+function isRowCells(row: unknown): row is RowCells {
+  const candidate = row as Partial<RowCells> | undefined;
+  return (
+    candidate?._data instanceof Uint32Array &&
+    typeof candidate._combined === 'object' &&
+    candidate._combined !== null &&
+    typeof candidate.length === 'number' &&
+    candidate._data.length >= candidate.length * 3
+  );
+}
+
+interface LineView {
+  _line?: unknown;
+}
+
+/** The cells behind a public row, or undefined when they are not where we expect. */
+export function rowCellsOf(line: IBufferLine): RowCells | undefined {
+  const internal = (line as unknown as LineView)._line;
+  return isRowCells(internal) ? internal : undefined;
+}
+
+interface NormalLinesView {
+  _core?: { buffers?: { normal?: { lines?: { get?: unknown } } } };
+}
+
+/**
+ * Row `y` of the normal buffer (0 = oldest scrollback row) without the public
+ * API's wrapper object (one a row adds up at flood rates); undefined when the
+ * internals are not as expected, and the caller takes the public way.
+ */
+export function normalRowCells(term: Emulator, y: number): RowCells | undefined {
+  const lines = (term as unknown as NormalLinesView)._core?.buffers?.normal?.lines;
+  const get = lines?.get;
+  if (typeof get !== 'function') return undefined;
+  const row: unknown = (get as (this: unknown, y: number) => unknown).call(lines, y);
+  return isRowCells(row) ? row : undefined;
+}
+
+/** Cell content word layout (xterm's `Content`): code point, "combined" flag, width. */
+export const CONTENT_CODEPOINT_MASK = 0x1fffff;
+export const CONTENT_IS_COMBINED = 0x200000;
+export const CONTENT_HAS_CONTENT = 0x3fffff;
+export const CONTENT_WIDTH_SHIFT = 22;

@@ -1,0 +1,193 @@
+/**
+ * A shard's state and behaviour: its panes, their output matchers and agent
+ * watches, and the answers to the main thread's requests
+ * (src/protocol/thread.ts). The pieces that decide timing are named and
+ * tested on their own: evaluation-scheduler.ts (when screens are looked at),
+ * fact-reporter.ts (when facts are posted), agents/agent-watch.ts (when
+ * processes are checked). Output itself is parsed as it is read (pane.ts).
+ */
+import { getHeapStatistics } from 'node:v8';
+import { ProtocolError, isErrorCode } from '../protocol/errors.js';
+import type { FromShard, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
+import { AgentWatch, PROCESS_TICK_MS } from './agents/agent-watch.js';
+import { type Clock, realClock } from './clock.js';
+import { EvaluationScheduler } from './evaluation-scheduler.js';
+import { FactReporter } from './fact-reporter.js';
+import { IdleCollector } from './idle-gc.js';
+import { type MatchChange, PaneMatchers } from './matchers.js';
+import { Pane, type PaneEvents } from './pane.js';
+import { cwdLabel, processCwd, realDirectory } from './proc.js';
+
+interface PaneEntry {
+  pane: Pane;
+  agent: AgentWatch;
+}
+
+type Handlers = {
+  [K in ShardRequestKind]: (
+    params: ShardRequests[K]['params'],
+  ) => ShardRequests[K]['result'] | Promise<ShardRequests[K]['result']>;
+};
+
+export class ShardRuntime {
+  private readonly panes = new Map<number, PaneEntry>();
+  /** Output matchers by pane, and the pane each matcher watches. */
+  private readonly matchers = new Map<number, PaneMatchers>();
+  private readonly matcherPanes = new Map<number, number>();
+  private readonly facts: FactReporter;
+  private readonly scheduler: EvaluationScheduler;
+  private readonly collector = new IdleCollector();
+  private readonly shutdownWaiters: Array<() => void> = [];
+  /** Bytes parsed by panes that are gone, so the shard's total never goes down. */
+  private retiredBytes = 0;
+  private readonly processTick: NodeJS.Timeout;
+
+  constructor(
+    private readonly init: ShardInit,
+    private readonly post: (message: FromShard) => void,
+    private readonly clock: Clock = realClock,
+  ) {
+    this.facts = new FactReporter((updates) => post({ kind: 'paneUpdates', updates }), {
+      cwd: processCwd,
+      label: (cwd) => cwdLabel(cwd, init.home),
+    }, clock);
+    this.scheduler = new EvaluationScheduler((uid, now) => this.look(uid, now), clock);
+    this.processTick = setInterval(() => {
+      const now = clock.now();
+      for (const { pane, agent } of this.panes.values()) if (!pane.ended) agent.tick(now);
+    }, PROCESS_TICK_MS);
+    this.processTick.unref();
+  }
+
+  /** Answers one request from the main thread. */
+  async handle(message: ToShard): Promise<void> {
+    try {
+      // The mapped Handlers type pairs each kind with its params; TS cannot follow
+      // the correlation through the union, hence the one widening here.
+      const handler = this.handlers[message.kind] as (params: unknown) => unknown;
+      const result = await handler(message.params);
+      this.post({ kind: 'reply', reqId: message.reqId, result });
+    } catch (error) {
+      const code = error instanceof ProtocolError && isErrorCode(error.code) ? error.code : 'internal_error';
+      const text = error instanceof Error ? error.message : String(error);
+      this.post({ kind: 'reply', reqId: message.reqId, error: { code, message: text } });
+    }
+  }
+
+  private readonly paneEvents: PaneEvents = {
+    parsed: (bytes) => this.collector.parsed(bytes),
+    dirty: (pane) => {
+      this.facts.touch(pane.uid);
+      const entry = this.panes.get(pane.uid);
+      if (this.matchers.has(pane.uid) || entry?.agent.wantsScreenChanges) this.scheduler.changed(pane.uid);
+    },
+    factsChanged: (pane) => this.facts.touch(pane.uid),
+    exited: (pane, exitCode, signal) => {
+      this.retiredBytes += pane.bytesParsed;
+      this.forget(pane.uid);
+      this.post(signal === undefined
+        ? { kind: 'paneExited', paneUid: pane.uid, exitCode }
+        : { kind: 'paneExited', paneUid: pane.uid, exitCode, signal });
+      if (this.panes.size === 0) this.shutdownWaiters.splice(0).forEach((resolve) => resolve());
+    },
+  };
+
+  /** The scheduler's look at a changed screen: matchers first, then the agent. */
+  private look(paneUid: number, now: number): void {
+    const entry = this.panes.get(paneUid);
+    if (!entry || entry.pane.ended) return;
+    const paneMatchers = this.matchers.get(paneUid);
+    if (paneMatchers) this.postChanges(paneMatchers.evaluate(entry.pane));
+    entry.agent.screenChanged(now);
+  }
+
+  private postChanges(changes: MatchChange[]): void {
+    for (const change of changes) this.post({ kind: 'matchChanged', ...change });
+  }
+
+  private dropMatchers(paneUid: number): void {
+    if (!this.matchers.delete(paneUid)) return;
+    for (const [matcherId, uid] of this.matcherPanes) if (uid === paneUid) this.matcherPanes.delete(matcherId);
+  }
+
+  private forget(paneUid: number): void {
+    this.dropMatchers(paneUid);
+    this.panes.get(paneUid)?.agent.dispose();
+    this.panes.delete(paneUid);
+    this.facts.remove(paneUid);
+    this.scheduler.forget(paneUid);
+  }
+
+  private paneOf(paneUid: number): Pane {
+    const entry = this.panes.get(paneUid);
+    if (!entry || entry.pane.ended) throw new ProtocolError('pane_not_found', `pane ${paneUid} is not in shard ${this.init.shardId}`);
+    return entry.pane;
+  }
+
+  private readonly handlers: Handlers = {
+    spawn: (params) => {
+      const source = params.inheritCwdFromPaneUid === undefined ? undefined : this.panes.get(params.inheritCwdFromPaneUid);
+      const inherited = source ? processCwd(source.pane.pid) : undefined;
+      if (inherited !== undefined) params = { ...params, cwd: inherited };
+      const pane = new Pane(params, this.paneEvents);
+      // Not /proc yet: the forked child may not have entered its directory.
+      const cwd = realDirectory(params.cwd);
+      const agent = new AgentWatch(
+        { pid: pane.pid, get ended() { return pane.ended; }, screen: () => pane.read({ paneUid: pane.uid, source: 'visible', lines: 0, stripAnsi: true }).text },
+        (report) => this.post(report.agent === undefined
+          ? { kind: 'agentChanged', paneUid: pane.uid, state: report.state }
+          : { kind: 'agentChanged', paneUid: pane.uid, agent: report.agent, state: report.state }),
+        this.clock,
+      );
+      this.panes.set(pane.uid, { pane, agent });
+      this.facts.add(pane, cwd);
+      return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, this.init.home) };
+    },
+    read: (params) => this.paneOf(params.paneUid).read(params),
+    input: (params) => {
+      this.paneOf(params.paneUid).input(params);
+      return null;
+    },
+    resize: (params) => {
+      this.paneOf(params.paneUid).resize(params.cols, params.rows);
+      return null;
+    },
+    close: (params) => {
+      this.dropMatchers(params.paneUid);
+      this.panes.get(params.paneUid)?.pane.close();
+      return null;
+    },
+    watch: (params) => {
+      const pane = this.paneOf(params.paneUid);
+      let paneMatchers = this.matchers.get(pane.uid);
+      if (!paneMatchers) this.matchers.set(pane.uid, (paneMatchers = new PaneMatchers()));
+      paneMatchers.add(params);
+      this.matcherPanes.set(params.matcherId, pane.uid);
+      this.postChanges(paneMatchers.evaluate(pane, params.matcherId));
+      return null;
+    },
+    unwatch: (params) => {
+      const paneUid = this.matcherPanes.get(params.matcherId);
+      this.matcherPanes.delete(params.matcherId);
+      const paneMatchers = paneUid === undefined ? undefined : this.matchers.get(paneUid);
+      paneMatchers?.remove(params.matcherId);
+      if (paneUid !== undefined && paneMatchers?.size === 0) this.matchers.delete(paneUid);
+      return null;
+    },
+    shutdown: () => {
+      for (const { pane } of this.panes.values()) pane.close();
+      if (this.panes.size === 0) return null;
+      return new Promise<null>((resolve) => this.shutdownWaiters.push(() => resolve(null)));
+    },
+    stats: () => {
+      let bytesParsed = 0;
+      for (const { pane } of this.panes.values()) bytesParsed += pane.bytesParsed;
+      return {
+        panes: this.panes.size,
+        bytesParsed: bytesParsed + this.retiredBytes,
+        matchers: this.matcherPanes.size,
+        heapUsedBytes: getHeapStatistics().used_heap_size,
+      };
+    },
+  };
+}
