@@ -60,6 +60,11 @@ export class BenchEnvironment {
     return path;
   }
 
+  /** A command that cats the flood input of `bytes` over and over: output that never ends. */
+  endlessFlood(bytes: number): string {
+    return `while :; do cat ${this.floodInput(bytes)}; done`;
+  }
+
   /** A shell script in the bench directory (for pane commands). */
   script(name: string, body: string): string {
     const path = join(this.dir, name);

@@ -17,19 +17,21 @@ describe('pane.wait_for_output', () => {
 
   it('case 2: substring and regex waits match, an absent string times out', async () => {
     const { paneId } = await newWorkspace(server);
-    await server.call('pane.send_input', { pane_id: paneId, text: 'echo alpha; echo beta; echo gamma' });
+    // The quotes keep the echoed command line from containing "gamma" itself, so the wait
+    // can only match the printed line, however the shell's echo and its output interleave.
+    await server.call('pane.send_input', { pane_id: paneId, text: 'echo alpha; echo beta; echo gam""ma' });
     const waited = await server.call('pane.wait_for_output', {
       pane_id: paneId, source: 'recent', lines: 40, match: substring('gamma'), timeout_ms: 5000,
     });
     assert.equal(waited.type, 'output_matched');
     assert.equal(waited.pane_id, paneId);
-    assert.match(waited.matched_line, /gamma/);
+    assert.match(waited.matched_line, /^(?:\$ )?gamma$/);
     assert.match(waited.read.text, /^(?:\$ )?gamma$/m);
     assert.equal(waited.revision, waited.read.revision);
     const byRegex = await server.call('pane.wait_for_output', {
-      pane_id: paneId, source: 'recent', match: regex('alp.*gamma'), timeout_ms: 5000,
+      pane_id: paneId, source: 'recent', match: regex('alp.*gam""ma'), timeout_ms: 5000,
     });
-    assert.match(byRegex.matched_line, /echo alpha; echo beta; echo gamma/, 'the echoed command line comes first');
+    assert.match(byRegex.matched_line, /echo alpha; echo beta; echo gam""ma/, 'the echoed command line comes first');
     await assert.rejects(
       server.call('pane.wait_for_output', { pane_id: paneId, source: 'recent', match: substring('absent-text'), timeout_ms: 200 }),
       (error: HerdrError) => error.code === 'timeout' && error.message.includes('timed out waiting for output match'),

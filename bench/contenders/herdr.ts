@@ -3,16 +3,28 @@
  * `--workers 1`) in the clean environment, or one already running
  * (`--socket`), which the bench then drives as a load generator.
  */
-import { HerdrConnection } from '../../src/cli/client.js';
+import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
+import { promisify } from 'node:util';
+import { HerdrConnection, lineReader } from '../../src/cli/client.js';
 import { eventually } from '../../harness/poll.js';
-import { type LocalServer, startServer } from '../../harness/server.js';
+import { HERDR_BIN, type LocalServer, startServer } from '../../harness/server.js';
 import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';
 import { pool } from '../measure.js';
-import type { HostName, PaneHost } from './host.js';
+import type { HostName, OutputWatch, PaneHost, QueryKind } from './host.js';
 
 /** Whole-line regex for a literal (wait_for_output regexes are RE2, line by line). */
 export function exactLine(line: string): string {
   return `^${line.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&')}$`;
+}
+
+const runFile = promisify(execFile);
+
+/** A keep-alive connection that has sent its first request (the server drops connections silent for 10 s). */
+async function keptAlive(socketPath: string): Promise<HerdrConnection> {
+  const connection = await HerdrConnection.open(socketPath);
+  await connection.call('ping', {});
+  return connection;
 }
 
 export class HerdrHost implements PaneHost {
@@ -31,14 +43,14 @@ export class HerdrHost implements PaneHost {
   /** Starts a server of our own; `workers` 1 is the single-shard contender. */
   static async start(environment: BenchEnvironment, workers?: number, nodeArgs: string[] = []): Promise<HerdrHost> {
     const server = await startServer({ baseEnv: environment.env, shell: SHELL, nodeArgs, ...(workers ? { workers } : {}) });
-    const connection = await HerdrConnection.open(server.socketPath);
+    const connection = await keptAlive(server.socketPath);
     const name: HostName = workers === 1 ? 'herdr-1' : 'herdr';
     return new HerdrHost(name, workers === 1 ? 'herdr --workers 1' : 'herdr', server.socketPath, connection, environment, server);
   }
 
   /** Drives a server that is already running. */
   static async attach(environment: BenchEnvironment, socketPath: string): Promise<HerdrHost> {
-    const connection = await HerdrConnection.open(socketPath);
+    const connection = await keptAlive(socketPath);
     return new HerdrHost('herdr', `herdr at ${socketPath}`, socketPath, connection, environment, undefined);
   }
 
@@ -84,6 +96,49 @@ export class HerdrHost implements PaneHost {
         this.connection.call('pane.wait_for_output', { pane_id: pane, source: 'recent', lines: 10, match, timeout_ms: timeoutMs }),
       ),
     );
+  }
+
+  async echoRoundTrip(pane: string, token: string, timeoutMs: number): Promise<void> {
+    const match = { type: 'regex' as const, value: exactLine(token) };
+    const seen = this.connection.call('pane.wait_for_output', { pane_id: pane, source: 'recent', lines: 10, match, timeout_ms: timeoutMs });
+    await this.connection.call('pane.send_input', { pane_id: pane, text: `echo ${token}` });
+    await seen;
+  }
+
+  /** The same round trip as a shell script makes it: `herdr pane run`, then `herdr wait output`, each its own process. */
+  async echoRoundTripByCli(pane: string, token: string, timeoutMs: number): Promise<void> {
+    const herdr = (...args: string[]) =>
+      runFile(process.execPath, [HERDR_BIN, ...args, '--socket', this.socketPath], { env: this.environment.env, timeout: timeoutMs });
+    await herdr('pane', 'run', pane, `echo ${token}`);
+    await herdr('wait', 'output', pane, '--match', exactLine(token), '--regex', '--lines', '10', '--timeout', String(timeoutMs));
+  }
+
+  async query(kind: QueryKind, pane: string): Promise<void> {
+    if (kind === 'liveness') await this.connection.call('ping', {});
+    else if (kind === 'pane status') await this.connection.call('pane.get', { pane_id: pane });
+    else await this.connection.call('pane.read', { pane_id: pane, source: 'recent', lines: 80 });
+  }
+
+  async watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch> {
+    const [pane] = await this.createPanes(1, command);
+    const socket = connect(this.socketPath);
+    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    lineReader(socket, (line) => {
+      const event = JSON.parse(line) as { event?: string; data?: { matched_line?: string } };
+      if (event.event === 'pane.output_matched' && event.data?.matched_line !== undefined) onLine(event.data.matched_line);
+    });
+    const subscriptions = [{ type: 'pane.output_matched', pane_id: pane, source: 'visible', match: { type: 'regex', value: pattern } }];
+    socket.write(`${JSON.stringify({ id: 'watch', method: 'events.subscribe', params: { subscriptions } })}\n`);
+    return {
+      stop: async () => {
+        socket.destroy();
+        if (pane) await this.closePanes([pane]);
+      },
+    };
+  }
+
+  async listPanes(): Promise<number> {
+    return (await this.connection.call('pane.list', {})).panes.length;
   }
 
   async closePanes(panes: readonly string[]): Promise<void> {

@@ -5,6 +5,15 @@
  */
 export type HostName = 'herdr' | 'herdr-1' | 'tmux';
 
+/**
+ * One request a script makes of its host, by kind, so the two hosts line up:
+ * "liveness" (herdr `ping`, tmux `display-message -p`), "pane status"
+ * (`pane.get`, `display-message` of the pane's fields), "read 80 lines"
+ * (`pane.read` recent 80, `capture-pane` of 80 lines).
+ */
+export type QueryKind = 'liveness' | 'pane status' | 'read 80 lines';
+export const QUERY_KINDS: readonly QueryKind[] = ['liveness', 'pane status', 'read 80 lines'];
+
 export interface PaneHost {
   readonly name: HostName;
   /** How the host is shown in reports. */
@@ -18,9 +27,30 @@ export interface PaneHost {
    * last rows; call before typing what prints it (a line already there counts).
    */
   untilLine(panes: readonly string[], line: string, timeoutMs: number): Promise<void>;
+  /**
+   * Types `echo <token>` into `pane` and resolves when the line `<token>` is
+   * readable, asking the way a script would (herdr: `pane.wait_for_output`;
+   * tmux: `capture-pane` back to back).
+   */
+  echoRoundTrip(pane: string, token: string, timeoutMs: number): Promise<void>;
+  /** Makes one request of `kind` about `pane`. */
+  query(kind: QueryKind, pane: string): Promise<void>;
+  /**
+   * Starts a pane running `command` and calls `onLine` with each printed line
+   * that matches `pattern` (a whole-line regex) the moment the host tells a
+   * subscriber (herdr: a `pane.output_matched` subscription; tmux: a
+   * control-mode client's `%output`).
+   */
+  watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch>;
+  /** Lists every pane once (herdr `pane.list`, tmux `list-panes -a`). */
+  listPanes(): Promise<number>;
   closePanes(panes: readonly string[]): Promise<void>;
   /** CPU seconds the host's server process has used so far (every thread). */
   cpuSeconds(): Promise<number>;
   rssBytes(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface OutputWatch {
   stop(): Promise<void>;
 }

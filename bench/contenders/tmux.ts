@@ -4,12 +4,13 @@
  * same 10 000-row history. Many tmux commands go in one client invocation
  * (`;`-chained), as a script driving tmux at scale would do.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { eventually, sleep } from '../../harness/poll.js';
 import { type BenchEnvironment, COLS, PROMPT, ROWS, SHELL } from '../environment.js';
 import { cpuSeconds, rssBytes } from '../measure.js';
-import type { PaneHost } from './host.js';
+import type { OutputWatch, PaneHost, QueryKind } from './host.js';
 
 const run = promisify(execFile);
 /** Commands per client invocation (keeps argv well under the kernel's limit). */
@@ -17,6 +18,8 @@ const BATCH = 100;
 /** How often `untilLine` looks at the panes not done yet. */
 const POLL_MS = 50;
 export const HISTORY_ROWS = 10_000;
+/** What `pane.get` tells about a pane, as tmux format fields. */
+const PANE_FIELDS = '#{pane_id} #{pane_pid} #{pane_current_command} #{pane_current_path} #{pane_width}x#{pane_height} #{pane_dead}';
 
 export async function tmuxVersion(): Promise<string | undefined> {
   return run('tmux', ['-V']).then(
@@ -25,11 +28,19 @@ export async function tmuxVersion(): Promise<string | undefined> {
   );
 }
 
+/** The last `count` rows of a screen once its blank rows at the bottom are dropped. */
+function lastNonBlank(screen: readonly string[], count: number): string[] {
+  let end = screen.length;
+  while (end > 0 && (screen[end - 1] ?? '').trim() === '') end--;
+  return screen.slice(Math.max(0, end - count), end);
+}
+
 export class TmuxHost implements PaneHost {
   readonly name = 'tmux' as const;
   readonly label: string;
   private readonly socketName = `herdr-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   private serverPid = 0;
+  private watches = 0;
 
   private constructor(
     private readonly environment: BenchEnvironment,
@@ -84,7 +95,7 @@ export class TmuxHost implements PaneHost {
     const create = ['new-window', '-d', '-t', 'bench', '-P', '-F', '#{pane_id}', ...(command ? [command] : [])];
     const out = await this.chained(Array.from({ length: count }, () => create));
     const panes = out.trim().split('\n').filter(Boolean);
-    if (!command) await this.untilEvery(panes, (rows) => rows.some((row) => row.startsWith(PROMPT.trim())), 60_000, 'a prompt', ROWS);
+    if (!command) await this.untilEvery(panes, (rows) => rows.some((row) => row.startsWith(PROMPT.trim())), 60_000, 'a prompt');
     return panes;
   }
 
@@ -92,13 +103,13 @@ export class TmuxHost implements PaneHost {
     await this.chained(panes.map((pane) => ['send-keys', '-t', pane, '-l', line, ';', 'send-keys', '-t', pane, 'Enter']));
   }
 
-  /** The last `rows` screen rows of each pane, by pane (one client invocation per BATCH panes). */
+  /** The last `rows` non-blank screen rows of each pane, by pane (one client invocation per BATCH panes). */
   async lastRows(panes: readonly string[], rows = 10): Promise<Map<string, string[]>> {
     const mark = '@@pane ';
     const out = await this.chained(
       panes.flatMap((pane) => [
         ['display-message', '-p', '-t', pane, `${mark}#{pane_id}`], // (a literal % would go through strftime)
-        ['capture-pane', '-p', '-t', pane, '-S', String(ROWS - rows), '-E', String(ROWS - 1)],
+        ['capture-pane', '-p', '-t', pane],
       ]),
     );
     const byPane = new Map<string, string[]>();
@@ -107,6 +118,7 @@ export class TmuxHost implements PaneHost {
       if (row.startsWith(mark)) byPane.set(row.slice(mark.length), (current = []));
       else current?.push(row);
     }
+    for (const [pane, screen] of byPane) byPane.set(pane, lastNonBlank(screen, rows));
     return byPane;
   }
 
@@ -126,12 +138,54 @@ export class TmuxHost implements PaneHost {
     return this.untilEvery(panes, (rows) => rows.includes(line), timeoutMs, `"${line}"`);
   }
 
-  /** Polls one pane back to back (no pause) until `line` shows: tmux's best round trip. */
-  async untilLineNow(pane: string, line: string, timeoutMs: number): Promise<void> {
+  /** Types, then polls the pane back to back (no pause) until the token shows: tmux's best round trip. */
+  async echoRoundTrip(pane: string, token: string, timeoutMs: number): Promise<void> {
+    await this.tmux('send-keys', '-t', pane, '-l', `echo ${token}`, ';', 'send-keys', '-t', pane, 'Enter');
     await eventually(async () => {
-      const out = await this.tmux('capture-pane', '-p', '-t', pane, '-S', String(ROWS - 10), '-E', String(ROWS - 1));
-      return out.split('\n').includes(line);
-    }, `"${line}" in ${pane}`, timeoutMs, 0);
+      const out = await this.tmux('capture-pane', '-p', '-t', pane);
+      return lastNonBlank(out.split('\n'), 10).includes(token);
+    }, `"${token}" in ${pane}`, timeoutMs, 0);
+  }
+
+  async query(kind: QueryKind, pane: string): Promise<void> {
+    if (kind === 'liveness') await this.tmux('display-message', '-p', '');
+    else if (kind === 'pane status') await this.tmux('display-message', '-p', '-t', pane, PANE_FIELDS);
+    else await this.tmux('capture-pane', '-p', '-t', pane, '-S', String(ROWS - 80), '-E', String(ROWS - 1));
+  }
+
+  /** The pane runs in a session of its own, so the control client hears only it. */
+  async watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch> {
+    const session = `watch-${++this.watches}`;
+    await this.tmux('new-session', '-d', '-s', session, '-x', String(COLS), '-y', String(ROWS), command);
+    const client = spawn('tmux', ['-L', this.socketName, '-f', '/dev/null', '-C', 'attach', '-t', session], {
+      env: this.environment.env,
+      cwd: this.environment.dir,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const regex = new RegExp(pattern);
+    let partial = '';
+    createInterface({ input: client.stdout }).on('line', (notice) => {
+      if (!notice.startsWith('%output ')) return;
+      // "%output %<pane> <bytes, with \ooo escapes for control characters and backslash>"
+      const bytes = notice.slice(notice.indexOf(' ', 8) + 1).replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+      const lines = (partial + bytes).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        const text = line.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''); // the screen clears between lines
+        if (regex.test(text)) onLine(text);
+      }
+    });
+    return {
+      stop: async () => {
+        client.stdin.end();
+        client.kill();
+        await this.tmux('kill-session', '-t', session).catch(() => undefined);
+      },
+    };
+  }
+
+  async listPanes(): Promise<number> {
+    return (await this.tmux('list-panes', '-a', '-F', PANE_FIELDS)).trim().split('\n').length;
   }
 
   async closePanes(panes: readonly string[]): Promise<void> {

@@ -10,6 +10,9 @@ export const CONTENDER_LABELS: Record<ContenderName, string> = {
   ceiling: 'raw PTY ceiling',
 };
 
+/** How contenders line up in tables and charts. */
+export const CONTENDER_ORDER: readonly ContenderName[] = ['herdr', 'herdr-1', 'tmux', 'ceiling'];
+
 export interface Metric {
   /** e.g. "aggregate throughput". */
   name: string;
@@ -64,4 +67,41 @@ export function advantage(metric: Metric, ours: ContenderName, peer: ContenderNa
   const b = metric.values[peer];
   if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || a === 0 || b === 0) return undefined;
   return metric.better === 'higher' ? a / b : b / a;
+}
+
+/** A figure with sensible digits and its unit. */
+export function formatFigure(value: number, unit: string): string {
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+  return `${value.toFixed(digits)} ${unit}`;
+}
+
+/** ours ÷ peer (oriented, > 1 is better) must be at least `atLeast`; unmeasurable when either is absent. */
+export function ratioTarget(metric: Metric, ours: ContenderName, peer: ContenderName, atLeast: number, peerLabel = CONTENDER_LABELS[peer]): Target | undefined {
+  const ratio = advantage(metric, ours, peer);
+  if (ratio === undefined) return undefined;
+  const orientation = metric.better === 'higher' ? '' : ' (inverse)';
+  return {
+    what: `${metric.name}, ${CONTENDER_LABELS[ours]} ÷ ${peerLabel}${orientation}`,
+    target: `≥ ${atLeast}×`,
+    measured: `${ratio.toFixed(2)}×`,
+    met: ratio >= atLeast,
+  };
+}
+
+/** A contender's figure must be at most (for `lower`) or at least (for `higher`) `bound`. */
+export function boundTarget(metric: Metric, contender: ContenderName, bound: number): Target | undefined {
+  const value = metric.values[contender];
+  if (value === undefined || !Number.isFinite(value)) return undefined;
+  const lower = metric.better === 'lower';
+  return {
+    what: `${metric.name}, ${CONTENDER_LABELS[contender]}`,
+    target: `${lower ? '≤' : '≥'} ${formatFigure(bound, metric.unit)}`,
+    measured: formatFigure(value, metric.unit),
+    met: lower ? value <= bound : value >= bound,
+  };
+}
+
+/** Drops the targets that could not be measured in this run (e.g. no tmux). */
+export function measured(targets: Array<Target | undefined>): Target[] {
+  return targets.filter((target): target is Target => target !== undefined);
 }

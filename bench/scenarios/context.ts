@@ -4,7 +4,8 @@ import { HerdrHost } from '../contenders/herdr.js';
 import type { HostName, PaneHost } from '../contenders/host.js';
 import { TmuxHost } from '../contenders/tmux.js';
 import type { ContenderName, Metric } from '../report/results.js';
-import { median } from '../measure.js';
+import { sleep } from '../../harness/poll.js';
+import { median, percentile } from '../measure.js';
 
 export type Mode = 'full' | 'quick' | 'smoke';
 
@@ -66,5 +67,47 @@ export class SampleSet {
       samples[contender] = list;
     }
     return { name, unit, better, values, samples };
+  }
+}
+
+/** `count` panes of `host` run `command` (output that never ends, given a moment to get going) while `use` runs; closed after. */
+export async function underLoad<T>(context: BenchContext, host: PaneHost, count: number, command: string, use: () => Promise<T>): Promise<T> {
+  const load = await host.createPanes(count, command);
+  try {
+    await sleep(sized(context, { smoke: 200, quick: 1500, full: 1500 }));
+    return await use();
+  } finally {
+    await host.closePanes(load);
+  }
+}
+
+/** `samples` runs of `action`, `gapMs` apart, returning each one's milliseconds. */
+export async function sampleMs(samples: number, gapMs: number, action: (index: number) => Promise<void>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const start = performance.now();
+    await action(i);
+    times.push(performance.now() - start);
+    if (gapMs > 0) await sleep(gapMs);
+  }
+  return times;
+}
+
+/** Latency samples pooled by contender, summarised as percentiles. */
+export class LatencySet {
+  private readonly samples = new Map<ContenderName, number[]>();
+
+  add(contender: ContenderName, values: readonly number[]): void {
+    this.samples.set(contender, [...(this.samples.get(contender) ?? []), ...values]);
+  }
+
+  metric(name: string, p: number): Metric {
+    const values: Metric['values'] = {};
+    for (const [contender, list] of this.samples) values[contender] = percentile(list, p);
+    return { name: `${name} p${p}`, unit: 'ms', better: 'lower', values };
+  }
+
+  count(contender: ContenderName): number {
+    return this.samples.get(contender)?.length ?? 0;
   }
 }

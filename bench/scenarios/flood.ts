@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { ceilingFlood } from '../contenders/ceiling.js';
 import type { PaneHost } from '../contenders/host.js';
 import { MB } from '../measure.js';
-import type { ContenderName, ScenarioResult } from '../report/results.js';
+import { type ContenderName, type ScenarioResult, measured, ratioTarget } from '../report/results.js';
 import { type BenchContext, SampleSet, rotated, sized, withHosts } from './context.js';
 
 const TIMEOUT_MS = 600_000;
@@ -28,9 +28,12 @@ async function hostFlood(host: PaneHost, panes: string[], input: string): Promis
   return { seconds, cpuSeconds: (await host.cpuSeconds()) - cpuBefore };
 }
 
-export async function floodScenario(context: BenchContext, paneCount: number): Promise<ScenarioResult> {
-  const inputBytes = sized(context, { smoke: 64 * 1024, quick: 600 * 1024, full: 1800 * 1024 });
-  const repetitions = sized(context, { smoke: 1, quick: paneCount >= 300 ? 1 : 2, full: paneCount >= 300 ? 2 : 3 });
+/** `id` names the scenario by its full-size pane count (smoke runs it with fewer panes). */
+export async function floodScenario(context: BenchContext, id: string, paneCount: number): Promise<ScenarioResult> {
+  // The same work in all at every pane count: each pane cats its share of it.
+  const totalBytes = sized(context, { smoke: 256 * 1024, quick: 48 * MB, full: 180 * MB });
+  const inputBytes = Math.round(totalBytes / paneCount);
+  const repetitions = sized(context, { smoke: 1, quick: paneCount === 100 ? 2 : 1, full: 3 });
   const input = context.environment.floodInput(inputBytes);
   const megabytes = (paneCount * statSync(input).size) / MB;
   const throughput = new SampleSet();
@@ -61,15 +64,23 @@ export async function floodScenario(context: BenchContext, paneCount: number): P
     }
   });
 
+  const throughputMetric = throughput.metric('aggregate throughput', 'MB/s', 'higher');
+  const cpuPerMbMetric = cpuPerMb.metric('server CPU per MB', 'CPU s/MB', 'lower');
+  const atHundred = paneCount === 100;
   return {
-    id: `flood-${paneCount}`,
+    id,
     title: `Flood, ${paneCount} panes`,
     method: `${paneCount} panes each cat ${(inputBytes / MB).toFixed(2)} MB of 118-column text (${megabytes.toFixed(0)} MB in all) until every pane's last line is readable; median of ${repetitions}.`,
-    metrics: [
-      throughput.metric('aggregate throughput', 'MB/s', 'higher'),
-      cpuPerMb.metric('server CPU per MB', 'CPU s/MB', 'lower'),
-      cpu.metric('server CPU', 'CPU s', 'lower'),
-    ],
-    targets: [],
+    metrics: [throughputMetric, cpuPerMbMetric, cpu.metric('server CPU', 'CPU s', 'lower')],
+    targets: measured([
+      ratioTarget(throughputMetric, 'herdr', 'tmux', atHundred ? 1.5 : 1.0),
+      ...(atHundred
+        ? [
+            ratioTarget(throughputMetric, 'herdr', 'ceiling', 0.4),
+            ratioTarget(throughputMetric, 'herdr', 'herdr-1', 1.5),
+            ratioTarget(cpuPerMbMetric, 'herdr', 'tmux', 1.0),
+          ]
+        : []),
+    ]),
   };
 }

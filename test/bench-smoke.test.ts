@@ -1,0 +1,56 @@
+/**
+ * The bench in smoke mode (a few panes, seconds): every scenario still runs
+ * against every contender and writes its three reports. No figure is
+ * checked against a target here; timing belongs to `npm run bench`.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { REPO_ROOT, tempDir } from '../harness/server.js';
+import type { BenchResults } from '../bench/report/results.js';
+
+const RUN = join(REPO_ROOT, 'dist', 'bench', 'run.js');
+const tmuxInstalled = spawnSync('tmux', ['-V']).status === 0;
+
+describe('bench --smoke', () => {
+  it('runs every scenario against every contender and writes json, markdown and svg', () => {
+    const out = tempDir('herdr-bench-smoke-');
+    try {
+      const run = spawnSync(process.execPath, [RUN, '--smoke', '--out', out], { encoding: 'utf8', timeout: 170_000 });
+      assert.equal(run.status, 0, `bench exited ${run.status}:\n${run.stderr.slice(-3000)}`);
+      assert.match(run.stderr, /flood-100: starting/, 'progress is printed while it runs');
+
+      const files = readdirSync(out).sort();
+      const json = files.find((file) => file.endsWith('-smoke.json'));
+      assert.ok(json, `results json in ${files.join(', ')}`);
+      const base = json.slice(0, -'.json'.length);
+      assert.deepEqual(files, [`${base}.json`, `${base}.md`, `${base}.svg`]);
+
+      const results = JSON.parse(readFileSync(join(out, json), 'utf8')) as BenchResults;
+      const ids = results.scenarios.map((scenario) => scenario.id);
+      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'event-latency', 'scale', 'agents']);
+      const expected = ['herdr', 'herdr-1', ...(tmuxInstalled ? ['tmux'] : [])] as const;
+      for (const scenario of results.scenarios) {
+        const [first] = scenario.metrics;
+        assert.ok(first, `${scenario.id} has figures`);
+        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : expected;
+        for (const contender of contenders) {
+          const value = first.values[contender as keyof typeof first.values];
+          assert.ok(value !== undefined && Number.isFinite(value), `${scenario.id}: ${first.name} for ${contender} is ${value}`);
+        }
+        if (scenario.id.startsWith('flood')) assert.ok((first.values.ceiling ?? 0) > 0, `${scenario.id} measured the ceiling`);
+      }
+
+      const markdown = readFileSync(join(out, `${base}.md`), 'utf8');
+      for (const scenario of results.scenarios) assert.ok(markdown.includes(`## ${scenario.title}`), `markdown has ${scenario.title}`);
+      if (tmuxInstalled) assert.match(markdown, /herdr ÷ tmux/);
+      const svg = readFileSync(join(out, `${base}.svg`), 'utf8');
+      assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      assert.ok((svg.match(/<rect /g) ?? []).length > 20, 'the chart has bars');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
