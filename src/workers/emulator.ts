@@ -16,6 +16,11 @@
  *   (`_core.buffers.normal.addMarker`): the public `registerMarker` refuses
  *   then, and a resize of a full-screen program's pane reflows the normal
  *   buffer underneath it (scrollback-capture.ts).
+ * - The printing state (`_core.buffer` scroll margins and cursor,
+ *   `_core._inputHandler._curAttrData`, `_core._charsetService.charset`), to
+ *   know that plain lines would print as themselves (`printsPlainLines`), so
+ *   lines that only scroll through can skip the emulator (output-parser.ts).
+ *   Without them nothing skips; the output is parsed in full.
  */
 import xtermHeadless from '@xterm/headless';
 import type { IBufferLine, IMarker } from '@xterm/headless';
@@ -120,3 +125,48 @@ export const CONTENT_CODEPOINT_MASK = 0x1fffff;
 export const CONTENT_IS_COMBINED = 0x200000;
 export const CONTENT_HAS_CONTENT = 0x3fffff;
 export const CONTENT_WIDTH_SHIFT = 22;
+
+interface PrintStateView {
+  _core?: {
+    buffer?: { x?: unknown; y?: unknown; ybase?: unknown; scrollTop?: unknown; scrollBottom?: unknown };
+    _inputHandler?: { _curAttrData?: { fg?: unknown; bg?: unknown } };
+    _charsetService?: { charset?: unknown };
+  };
+}
+
+/**
+ * Whether a line of printable ASCII, at most `cols` long and ended by CR LF,
+ * printed now would become exactly one row holding exactly its characters,
+ * and scroll the top row of the screen into the scrollback: the normal
+ * screen is active with no scroll margins, the cursor is at the start of the
+ * bottom row and that row is blank, no attribute (colour, bold…) or
+ * character set (line drawing) is in effect, and insert mode is off. Then
+ * every following such line finds the same state.
+ */
+export function printsPlainLines(term: Emulator): boolean {
+  const core = (term as unknown as PrintStateView)._core;
+  const buffer = core?.buffer;
+  const attributes = core?._inputHandler?._curAttrData;
+  if (!buffer || !attributes || !core?._charsetService) return false;
+  const rows = term.rows;
+  if (
+    term.buffer.active.type !== 'normal' ||
+    buffer.x !== 0 ||
+    buffer.y !== rows - 1 ||
+    buffer.scrollTop !== 0 ||
+    buffer.scrollBottom !== rows - 1 ||
+    attributes.fg !== 0 ||
+    attributes.bg !== 0 ||
+    core._charsetService.charset !== undefined ||
+    term.modes.insertMode
+  ) {
+    return false;
+  }
+  const cursorRow = typeof buffer.ybase === 'number' ? normalRowCells(term, buffer.ybase + rows - 1) : undefined;
+  if (!cursorRow || cursorRow.isWrapped) return false;
+  const data = cursorRow._data;
+  for (let i = 0; i < cursorRow.length * 3; i += 3) {
+    if (((data[i] as number) & CONTENT_HAS_CONTENT) !== 0 || data[i + 1] !== 0 || data[i + 2] !== 0) return false;
+  }
+  return true;
+}

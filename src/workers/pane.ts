@@ -1,7 +1,7 @@
 /**
  * One pane inside a shard: its PTY, its terminal emulator and its history.
- * Output is parsed the moment it is read, in row-bounded writes, and the rows
- * it scrolled off are copied into the history after each write.
+ * Output is parsed as it is read (a flooding program's reads gathered into
+ * larger pieces first, output-coalescer.ts) by output-parser.ts.
  */
 import * as pty from 'node-pty';
 import type { IBufferCell } from '@xterm/headless';
@@ -10,8 +10,10 @@ import type { InputParams, ReadParams, ReadResult, SpawnParams } from '../protoc
 import { type Emulator, createEmulator } from './emulator.js';
 import { History } from './history.js';
 import { readRecent, readVisible } from './screen-reader.js';
+import { OutputCoalescer } from './output-coalescer.js';
+import { OutputParser } from './output-parser.js';
 import { ScrollbackCapture } from './scrollback-capture.js';
-import { MAX_REPEAT_ROWS, MAX_ROWS_PER_WRITE, WriteSizer } from './write-sizing.js';
+import { MAX_REPEAT_ROWS } from './write-sizing.js';
 
 export const HISTORY_ROWS = 10_000;
 const PASTE_START = '\x1b[200~';
@@ -41,19 +43,21 @@ export class Pane {
 
   private readonly pty: pty.IPty;
   private readonly term: Emulator;
-  private readonly writeSync: (data: Uint8Array) => void;
   private readonly history = new History(HISTORY_ROWS);
   private readonly capture: ScrollbackCapture;
-  private readonly sizer = new WriteSizer();
+  private readonly parser: OutputParser;
+  private readonly output = new OutputCoalescer((data) => this.feed(data));
   private readonly cell: IBufferCell;
   private killTimer: NodeJS.Timeout | undefined;
 
   constructor(spec: SpawnParams, private readonly events: PaneEvents) {
     this.uid = spec.paneUid;
     this.workspaceUid = spec.workspaceUid;
-    ({ term: this.term, writeSync: this.writeSync } = createEmulator(spec.cols, spec.rows));
-    this.cell = this.term.buffer.normal.getNullCell();
-    this.capture = new ScrollbackCapture(this.term, this.history, this.cell);
+    const { term, writeSync } = createEmulator(spec.cols, spec.rows);
+    this.term = term;
+    this.cell = term.buffer.normal.getNullCell();
+    this.capture = new ScrollbackCapture(term, this.history, this.cell);
+    this.parser = new OutputParser(term, writeSync, this.history, this.capture);
     const [file, ...args] = spec.argv;
     this.pty = pty.spawn(file ?? '/bin/sh', args, {
       name: spec.env.TERM ?? 'xterm-256color',
@@ -66,7 +70,7 @@ export class Pane {
     this.pid = this.pty.pid;
 
     // node-pty with `encoding: null` delivers Buffers; its typings say string.
-    this.pty.onData((data: unknown) => this.feed(data as Uint8Array));
+    this.pty.onData((data: unknown) => this.output.push(data as Uint8Array));
     this.pty.onExit(({ exitCode, signal }) => this.onProcessExit(exitCode, signal));
     // Replies the emulator owes the program (cursor position, device attributes).
     this.term.onData((reply) => {
@@ -87,6 +91,17 @@ export class Pane {
     return this.term.rows;
   }
 
+  /** Lines of output that skipped the emulator on their way to the history (output-parser.ts). */
+  get skippedLines(): number {
+    return this.parser.skippedLines;
+  }
+
+  /** Parses the output read but not parsed yet, so that a client's read sees everything the program wrote. */
+  catchUp(): void {
+    this.output.drain();
+  }
+
+  /** The screen or recent rows as parsed so far (a client's read calls `catchUp` first). */
   read(params: ReadParams): ReadResult {
     const withStyle = !params.stripAnsi;
     if (params.source === 'visible') {
@@ -106,6 +121,8 @@ export class Pane {
   }
 
   resize(cols: number, rows: number): void {
+    // What was read so far was written for the old size.
+    this.catchUp();
     const widthChanged = cols !== this.term.cols;
     const baseBefore = this.term.buffer.normal.baseY;
     this.pty.resize(cols, rows);
@@ -124,20 +141,13 @@ export class Pane {
   }
 
   /**
-   * Parses one PTY read now, in writes that cannot scroll more rows than the
-   * emulator's scrollback holds, copying scrolled-off rows after each.
-   * While this runs the shard reads nothing, so a flooding program blocks in
-   * write(2): that is the flow control.
+   * Parses output now. While this runs the shard reads nothing, so a
+   * flooding program blocks in write(2): that is the flow control.
    */
   private feed(chunk: Uint8Array): void {
     if (this.ended) return;
     try {
-      for (let offset = 0; offset < chunk.length; ) {
-        const length = this.sizer.next(chunk, offset, MAX_ROWS_PER_WRITE, this.term.cols);
-        this.writeSync(offset === 0 && length === chunk.length ? chunk : chunk.subarray(offset, offset + length));
-        this.capture.collect();
-        offset += length;
-      }
+      this.parser.feed(chunk);
     } catch (error) {
       // The emulator must never take the shard down; what it could not parse is lost, the pane goes on.
       process.emitWarning(`pane ${this.uid}: the emulator failed on output: ${String(error)}`);
@@ -180,6 +190,8 @@ export class Pane {
 
   private onProcessExit(exitCode: number, signal: number | undefined): void {
     if (this.killTimer) clearTimeout(this.killTimer);
+    this.catchUp();
+    this.output.dispose();
     this.ended = true;
     this.events.exited(this, exitCode, signal === 0 ? undefined : signal);
     this.term.dispose();

@@ -143,7 +143,11 @@ export class ShardRuntime {
       this.facts.add(pane, cwd);
       return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, this.init.home) };
     },
-    read: (params) => this.paneOf(params.paneUid).read(params),
+    read: (params) => {
+      const pane = this.paneOf(params.paneUid);
+      pane.catchUp();
+      return pane.read(params);
+    },
     input: (params) => {
       this.paneOf(params.paneUid).input(params);
       return null;
@@ -159,6 +163,7 @@ export class ShardRuntime {
     },
     watch: (params) => {
       const pane = this.paneOf(params.paneUid);
+      pane.catchUp();
       let paneMatchers = this.matchers.get(pane.uid);
       if (!paneMatchers) this.matchers.set(pane.uid, (paneMatchers = new PaneMatchers()));
       paneMatchers.add(params);

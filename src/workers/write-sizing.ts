@@ -48,6 +48,11 @@ export class WriteSizer {
   private paramDone = false;
   private plainCsi = true;
 
+  /** No escape sequence is open (the emulator's parser is in its ground state too). */
+  get inGround(): boolean {
+    return this.state === State.Ground;
+  }
+
   /** Bytes of `data` from `offset` for the next write (at least 1 when any are left and maxRows ≥ 1). */
   next(data: Uint8Array, offset: number, maxRows: number, cols: number): number {
     const limit = data.length;

@@ -1,0 +1,111 @@
+/**
+ * A pane's output into its emulator and history. Writes are sized so that
+ * none scrolls more rows than the emulator's scrollback holds
+ * (write-sizing.ts), and the rows they scrolled off are copied after each
+ * (scrollback-capture.ts).
+ *
+ * Long runs of plain lines (plain-lines.ts) mostly skip the emulator: of a
+ * run of N lines printed on a plain screen, the first N − K would only pass
+ * through the screen and the emulator's scrollback on their way to the
+ * history, so they go to the history as they are, and only the last
+ * K = (rows − 1) + SCROLLBACK_ROWS lines are parsed. The emulator then ends
+ * exactly as if it had parsed them all: the same screen, and a scrollback
+ * (which a resize may pull rows back from) holding the same newest rows.
+ */
+import { type Emulator, SCROLLBACK_ROWS, printsPlainLines } from './emulator.js';
+import type { History } from './history.js';
+import { PlainLineRun } from './plain-lines.js';
+import type { ScrollbackCapture } from './scrollback-capture.js';
+import { MAX_ROWS_PER_WRITE, WriteSizer } from './write-sizing.js';
+
+/** A run must let at least this many lines skip the emulator to be worth a separate path. */
+const MIN_SKIPPED_LINES = 32;
+/** Below this much unparsed output no run can be long enough, so nothing is cut at line ends for one. */
+const MIN_RUN_BYTES = 16 * 1024;
+const LF = 0x0a;
+
+export class OutputParser {
+  private readonly sizer = new WriteSizer();
+  private readonly run = new PlainLineRun();
+  /** The last byte parsed ended a line and no escape sequence is open: a run may start here. */
+  private atLineStart = false;
+  /** Offset into the current data before which no run can start (the last scan found none that long). */
+  private noRunBefore = 0;
+  /** Lines that skipped the emulator, for stats and tests. */
+  skippedLines = 0;
+
+  constructor(
+    private readonly term: Emulator,
+    private readonly writeSync: (data: Uint8Array) => void,
+    private readonly history: History,
+    private readonly capture: ScrollbackCapture,
+    /** Off only in tests, which compare the two ways. */
+    private readonly skipPlainRuns = true,
+  ) {}
+
+  /** Parses `data` (the next bytes of the pane's output) into the emulator and history. */
+  feed(data: Uint8Array): void {
+    this.noRunBefore = 0;
+    const long = this.skipPlainRuns && data.length >= MIN_RUN_BYTES;
+    for (let offset = 0; offset < data.length; ) {
+      if (long && this.atLineStart && offset >= this.noRunBefore) {
+        const end = this.scrollThrough(data, offset);
+        if (end > offset) {
+          offset = end;
+          continue;
+        }
+      }
+      // In long output, stop at the end of the current line so that a run may start after it.
+      const lineEnd = long && !this.atLineStart ? data.indexOf(LF, offset) + 1 : 0;
+      offset = this.parse(lineEnd > offset ? data.subarray(0, lineEnd) : data, offset);
+    }
+  }
+
+  /** Parses the next sized write of `data` from `offset`; returns the offset after it. */
+  private parse(data: Uint8Array, offset: number): number {
+    const length = this.sizer.next(data, offset, MAX_ROWS_PER_WRITE, this.term.cols);
+    this.writeSync(offset === 0 && length === data.length ? data : data.subarray(offset, offset + length));
+    this.capture.collect();
+    const end = offset + length;
+    this.atLineStart = data[end - 1] === LF && this.sizer.inGround;
+    return end;
+  }
+
+  private parseAll(data: Uint8Array, from: number, to: number): void {
+    const part = data.subarray(0, to);
+    for (let offset = from; offset < to; ) offset = this.parse(part, offset);
+  }
+
+  /**
+   * Takes the run of plain lines at `offset` when it is long enough and the
+   * screen is plain; returns the offset after it, or `offset` when it
+   * parsed nothing.
+   */
+  private scrollThrough(data: Uint8Array, offset: number): number {
+    if (!printsPlainLines(this.term)) {
+      // Perhaps after the next write (the cursor reaches the bottom, an attribute is reset).
+      this.noRunBefore = offset + 1;
+      return offset;
+    }
+    const run = this.run;
+    const kept = this.term.rows - 1 + SCROLLBACK_ROWS;
+    const count = run.scan(data, offset, this.term.cols);
+    if (count < kept + MIN_SKIPPED_LINES) {
+      this.noRunBefore = Math.max(run.end, offset + 1);
+      return offset;
+    }
+    // REP repeats the last printed character: keep the last line with text among the parsed ones.
+    const skipped = run.lastWithText < 0 ? count - kept : Math.min(count - kept, run.lastWithText);
+    const firstParsed = run.starts[skipped] as number;
+    // rows − 1 lines scroll the screen's rows (above the blank cursor row) into the history first…
+    const screenScrolled = run.starts[skipped + this.term.rows - 1] as number;
+    this.parseAll(data, firstParsed, screenScrolled);
+    // …then come the lines that only pass through, then the rest, which ends on the screen.
+    for (let line = 0; line < skipped; line++) {
+      this.history.push(data.subarray(run.starts[line] as number, run.textEnd(line)), undefined, false);
+    }
+    this.skippedLines += skipped;
+    this.parseAll(data, screenScrolled, run.end);
+    return run.end;
+  }
+}

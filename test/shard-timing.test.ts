@@ -1,0 +1,165 @@
+/**
+ * The shard's timing pieces on a hand-moved clock: when output is parsed
+ * (output-coalescer.ts), when screens are looked at (evaluation-scheduler.ts)
+ * and when pane facts are posted (fact-reporter.ts).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PaneUpdate } from '../src/protocol/thread.js';
+import { EVALUATION_INTERVAL_MS, EvaluationScheduler } from '../src/workers/evaluation-scheduler.js';
+import { type FactSource, FactReporter, SWEEP_INTERVAL_MS, UPDATE_INTERVAL_MS } from '../src/workers/fact-reporter.js';
+import {
+  FULL_READ_BYTES,
+  MAX_PENDING_BYTES,
+  MAX_WAIT_MS,
+  OutputCoalescer,
+  QUIET_GAP_MS,
+} from '../src/workers/output-coalescer.js';
+import { ManualClock } from './helpers/clock.js';
+
+const fullRead = () => new Uint8Array(FULL_READ_BYTES).fill(0x61);
+
+describe('OutputCoalescer', () => {
+  const setup = () => {
+    const clock = new ManualClock();
+    const parsed: number[] = [];
+    const coalescer = new OutputCoalescer((data) => parsed.push(data.length), clock);
+    return { clock, parsed, coalescer };
+  };
+
+  it('parses a short read at once: a program that is not flooding waits for nothing', () => {
+    const { parsed, coalescer } = setup();
+    coalescer.push(new Uint8Array(10));
+    assert.deepEqual(parsed, [10]);
+  });
+
+  it('gathers full reads and parses them together with the short read that ends them', () => {
+    const { parsed, coalescer } = setup();
+    coalescer.push(fullRead());
+    coalescer.push(fullRead());
+    assert.deepEqual(parsed, []);
+    assert.equal(coalescer.pending, 2 * FULL_READ_BYTES);
+    coalescer.push(new Uint8Array(100));
+    assert.deepEqual(parsed, [2 * FULL_READ_BYTES + 100]);
+    assert.equal(coalescer.pending, 0);
+  });
+
+  it('parses at once when the pending output reaches its bound (flow control stays at the source)', () => {
+    const { parsed, coalescer } = setup();
+    const reads = Math.ceil(MAX_PENDING_BYTES / FULL_READ_BYTES);
+    for (let i = 0; i < reads; i++) coalescer.push(fullRead());
+    assert.deepEqual(parsed, [reads * FULL_READ_BYTES]);
+  });
+
+  it('parses a quiet pane’s last full read after the quiet gap', () => {
+    const { clock, parsed, coalescer } = setup();
+    coalescer.push(fullRead());
+    clock.advance(QUIET_GAP_MS - 1);
+    assert.deepEqual(parsed, []);
+    clock.advance(1);
+    assert.deepEqual(parsed, [FULL_READ_BYTES]);
+  });
+
+  it('does not call a pane quiet when the shard was busy and could not read it', () => {
+    const { clock, parsed, coalescer } = setup();
+    coalescer.push(fullRead());
+    clock.stall(QUIET_GAP_MS + 20);
+    clock.advance(0);
+    assert.deepEqual(parsed, [], 'the late check waits for a poll');
+    coalescer.push(fullRead());
+    clock.advance(QUIET_GAP_MS + 1);
+    assert.deepEqual(parsed, [2 * FULL_READ_BYTES]);
+  });
+
+  it('never holds output longer than its longest wait, even when every check finds the shard busy', () => {
+    const { clock, parsed, coalescer } = setup();
+    coalescer.push(fullRead());
+    let waited = 0;
+    while (parsed.length === 0 && waited < 2 * MAX_WAIT_MS) {
+      clock.stall(QUIET_GAP_MS * 2);
+      waited += QUIET_GAP_MS * 2;
+      clock.advance(0);
+    }
+    assert.deepEqual(parsed, [FULL_READ_BYTES]);
+    assert.ok(waited >= MAX_WAIT_MS && waited <= MAX_WAIT_MS + 2 * QUIET_GAP_MS, `parsed after ${waited} ms`);
+  });
+
+  it('drain parses what is pending (a client reads the pane) and dispose drops it', () => {
+    const { clock, parsed, coalescer } = setup();
+    coalescer.push(fullRead());
+    coalescer.drain();
+    assert.deepEqual(parsed, [FULL_READ_BYTES]);
+    coalescer.push(fullRead());
+    coalescer.dispose();
+    clock.advance(MAX_WAIT_MS);
+    assert.deepEqual(parsed, [FULL_READ_BYTES]);
+    assert.equal(clock.pendingTimers, 0);
+  });
+});
+
+describe('EvaluationScheduler', () => {
+  it('looks at a quiet pane at the end of the turn, and at a busy one once per interval', () => {
+    const clock = new ManualClock();
+    const looks: Array<[number, number]> = [];
+    const scheduler = new EvaluationScheduler((uid, now) => looks.push([uid, now]), clock);
+    const start = clock.now();
+    scheduler.changed(1);
+    scheduler.changed(1);
+    assert.equal(looks.length, 0);
+    clock.endTurn();
+    assert.equal(looks.length, 1, 'once');
+    assert.equal(looks[0]?.[1], start, "on the leading edge");
+    for (let t = 0; t < 5 * EVALUATION_INTERVAL_MS; t++) {
+      scheduler.changed(1);
+      clock.endTurn();
+      clock.advance(1);
+    }
+    const times = looks.map(([, now]) => now - start);
+    assert.ok(looks.length >= 5 && looks.length <= 7, `looks: ${times.join(', ')}`);
+    for (let i = 1; i < times.length; i++) assert.ok((times[i] ?? 0) - (times[i - 1] ?? 0) >= EVALUATION_INTERVAL_MS);
+  });
+
+  it('forgets a pane', () => {
+    const clock = new ManualClock();
+    const looks: number[] = [];
+    const scheduler = new EvaluationScheduler((uid) => looks.push(uid), clock);
+    scheduler.changed(1);
+    clock.endTurn();
+    scheduler.changed(1);
+    scheduler.forget(1);
+    clock.advance(EVALUATION_INTERVAL_MS * 2);
+    assert.deepEqual(looks, [1]);
+  });
+});
+
+describe('FactReporter', () => {
+  it('posts only what changed, batched per interval, and a sweep finds a cwd that changed silently', () => {
+    const clock = new ManualClock();
+    const posts: PaneUpdate[][] = [];
+    const cwds = new Map<number, string>([[100, '/a'], [200, '/b']]);
+    const reporter = new FactReporter((updates) => posts.push(updates), { cwd: (pid) => cwds.get(pid), label: (cwd) => `~${cwd}` }, clock);
+    const one: FactSource = { uid: 1, pid: 100, revision: 0, title: '' };
+    const two: FactSource = { uid: 2, pid: 200, revision: 0, title: '' };
+    reporter.add(one, '/a');
+    reporter.add(two, '/b');
+
+    Object.assign(one, { revision: 1 });
+    reporter.touch(1);
+    Object.assign(one, { revision: 2, title: 'vim' });
+    reporter.touch(1);
+    reporter.touch(2);
+    clock.advance(UPDATE_INTERVAL_MS - 1);
+    assert.equal(posts.length, 0);
+    clock.advance(1);
+    assert.deepEqual(posts, [[{ paneUid: 1, revision: 2, title: 'vim' }]], 'pane 2 changed nothing');
+
+    cwds.set(200, '/c');
+    clock.advance(SWEEP_INTERVAL_MS + UPDATE_INTERVAL_MS);
+    assert.deepEqual(posts[1], [{ paneUid: 2, cwd: '/c', cwdLabel: '~/c' }]);
+
+    reporter.remove(1);
+    reporter.touch(1);
+    clock.advance(UPDATE_INTERVAL_MS);
+    assert.equal(posts.length, 2);
+  });
+});
