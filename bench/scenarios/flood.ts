@@ -33,7 +33,7 @@ export async function floodScenario(context: BenchContext, id: string, paneCount
   // The same work in all at every pane count: each pane cats its share of it.
   const totalBytes = sized(context, { smoke: 256 * 1024, quick: 48 * MB, full: 180 * MB });
   const inputBytes = Math.round(totalBytes / paneCount);
-  const repetitions = sized(context, { smoke: 1, quick: paneCount === 100 ? 2 : 1, full: 3 });
+  const repetitions = sized(context, { smoke: 1, quick: 1, full: 3 });
   const input = context.environment.floodInput(inputBytes);
   const megabytes = (paneCount * statSync(input).size) / MB;
   const throughput = new SampleSet();
@@ -46,6 +46,9 @@ export async function floodScenario(context: BenchContext, id: string, paneCount
       context.progress(`flood ${paneCount}: ${host.label} creating ${paneCount} panes`);
       panes.set(host, await host.createPanes(paneCount));
     }
+    // One untimed flood of an eighth of the input each first: the JIT warmed, the page cache and the hosts' row stores used once.
+    const warmUp = context.environment.floodInput(Math.max(1024, Math.round(inputBytes / 8)));
+    for (const host of hosts) await hostFlood(host, panes.get(host) ?? [], warmUp);
     const contenders: Array<PaneHost | 'ceiling'> = [...hosts, ...(context.ceiling ? (['ceiling'] as const) : [])];
     for (let rep = 0; rep < repetitions; rep++) {
       for (const contender of rotated(contenders, rep)) {
@@ -70,7 +73,7 @@ export async function floodScenario(context: BenchContext, id: string, paneCount
   return {
     id,
     title: `Flood, ${paneCount} panes`,
-    method: `${paneCount} panes each cat ${(inputBytes / MB).toFixed(2)} MB of 118-column text (${megabytes.toFixed(0)} MB in all) until every pane's last line is readable; median of ${repetitions}.`,
+    method: `${paneCount} panes each cat ${(inputBytes / MB).toFixed(2)} MB of 118-column text (${megabytes.toFixed(0)} MB in all) until every pane's last line is readable; each host first floods an eighth of it untimed; median of ${repetitions}.`,
     metrics: [throughputMetric, cpuPerMbMetric, cpu.metric('server CPU', 'CPU s', 'lower')],
     targets: measured([
       ratioTarget(throughputMetric, 'herdr', 'tmux', atHundred ? 1.5 : 1.0),

@@ -16,7 +16,7 @@ export async function roundTripScenario(context: BenchContext): Promise<Scenario
   const loadPanes = sized(context, { smoke: 2, quick: LOAD_PANES, full: LOAD_PANES });
   const samplesPerTurn = sized(context, { smoke: 5, quick: 25, full: 60 });
   const turns = sized(context, { smoke: 1, quick: 1, full: 3 });
-  const cliSamplesPerTurn = sized(context, { smoke: 2, quick: 8, full: 20 });
+  const cliSamplesPerTurn = sized(context, { smoke: 2, quick: 5, full: 20 });
   const latency = new LatencySet();
   const byCli = new LatencySet();
   let token = 0;

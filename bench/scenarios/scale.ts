@@ -16,7 +16,7 @@ import { type BenchContext, SampleSet, sampleMs, sized, withHosts } from './cont
 const BURST = 100;
 /** How long memory settles before it is read (quick runs accept a little more noise). */
 const SETTLE_MS = 3000;
-const QUICK_SETTLE_MS = 2000;
+const QUICK_SETTLE_MS = 1500;
 /** Prints HISTORY_ROWS lines of exactly 120 characters; the last one is FILL_LAST. */
 const FILL = `seq -f '%0120.0f' 1 ${HISTORY_ROWS}`;
 const FILL_LAST = String(HISTORY_ROWS).padStart(120, '0');
