@@ -29,7 +29,7 @@ async function tickLatencies(host: PaneHost, samples: number): Promise<number[]>
 
 export async function eventLatencyScenario(context: BenchContext): Promise<ScenarioResult> {
   const floodPanes = sized(context, { smoke: 2, quick: FLOOD_PANES, full: FLOOD_PANES });
-  const samplesPerTurn = sized(context, { smoke: 3, quick: 15, full: 50 });
+  const samplesPerTurn = sized(context, { smoke: 3, quick: 15, full: 30 });
   const turns = sized(context, { smoke: 1, quick: 1, full: 3 });
   const idle = new LatencySet();
   const flooded = new LatencySet();

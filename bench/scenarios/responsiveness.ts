@@ -12,7 +12,7 @@ const FLOOD_FILE_BYTES = 256 * 1024;
 
 export async function responsivenessScenario(context: BenchContext): Promise<ScenarioResult> {
   const floodPanes = sized(context, { smoke: 2, quick: FLOOD_PANES, full: FLOOD_PANES });
-  const samplesPerTurn = sized(context, { smoke: 5, quick: 20, full: 100 });
+  const samplesPerTurn = sized(context, { smoke: 5, quick: 20, full: 50 });
   const turns = sized(context, { smoke: 1, quick: 1, full: 3 });
   const byKind = new Map<QueryKind, LatencySet>(QUERY_KINDS.map((kind) => [kind, new LatencySet()]));
   const flood = context.environment.endlessFlood(FLOOD_FILE_BYTES);

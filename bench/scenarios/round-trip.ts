@@ -14,9 +14,9 @@ const TIMEOUT_MS = 30_000;
 
 export async function roundTripScenario(context: BenchContext): Promise<ScenarioResult> {
   const loadPanes = sized(context, { smoke: 2, quick: LOAD_PANES, full: LOAD_PANES });
-  const samplesPerTurn = sized(context, { smoke: 5, quick: 25, full: 60 });
+  const samplesPerTurn = sized(context, { smoke: 5, quick: 25, full: 30 });
   const turns = sized(context, { smoke: 1, quick: 1, full: 3 });
-  const cliSamplesPerTurn = sized(context, { smoke: 2, quick: 5, full: 20 });
+  const cliSamplesPerTurn = sized(context, { smoke: 2, quick: 5, full: 8 });
   const latency = new LatencySet();
   const byCli = new LatencySet();
   let token = 0;

@@ -1,8 +1,9 @@
 /**
- * The pane's terminal emulator (@xterm/headless), and the two places where we
- * reach past its public API. Both are checked when a pane starts and by
- * test/xterm-internals.test.ts, which fails loudly if a new xterm changes them
- * (the version is pinned exactly in package.json):
+ * The pane's terminal emulator (@xterm/headless), and the places where we
+ * reach past its public API. Each is checked where it is used (writeSync
+ * when a pane starts; the others fall back to the public API or to parsing
+ * everything) and by test/xterm-internals.test.ts, which fails loudly if a
+ * new xterm changes one (the version is pinned exactly in package.json):
  *
  * - Synchronous parsing (`_core.writeSync`). The public `write` parses on a
  *   later timer turn (≥ 1 ms in Node) and hands back a callback per chunk; a
