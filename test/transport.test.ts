@@ -22,6 +22,26 @@ function herdrServer(socketPath: string): Promise<{ code: number | null; stderr:
   });
 }
 
+describe('the CLI without a server', () => {
+  it('says there is no server and how to start one, exit 1, for a request and for a wait', async () => {
+    const socketPath = join(tempDir(), 'none.sock');
+    for (const args of [['pane', 'list'], ['wait', 'agent-state', '1', '--state', 'idle']]) {
+      const failed = await run(process.execPath, [HERDR_BIN, ...args, '--socket', socketPath]).then(
+        () => assert.fail(`${args.join(' ')} succeeded without a server`),
+        (error: { code: number; stderr: string; stdout: string }) => error,
+      );
+      assert.equal(failed.code, 1);
+      assert.equal(failed.stderr, `herdr: no server at ${socketPath} (start one with: herdr server)\n`);
+      assert.equal(failed.stdout, '');
+    }
+  });
+
+  it('prints its version', async () => {
+    const { stdout } = await run(process.execPath, [HERDR_BIN, '--version']);
+    assert.match(stdout, /^\d+\.\d+\.\d+\n$/);
+  });
+});
+
 describe('socket file and start-up', () => {
   it('creates the socket 0600 in a new 0700 directory, and removes it on SIGTERM', async () => {
     const base = tempDir();

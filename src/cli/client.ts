@@ -42,7 +42,11 @@ export function lineReader(socket: Socket, onLine: (line: string) => void): void
   });
 }
 
-function connectError(socketPath: string, error: Error): ConnectionError {
+/** What a failed connect means to a user: no server at that path (the common case), or why not. */
+export function connectError(socketPath: string, error: NodeJS.ErrnoException): ConnectionError {
+  if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
+    return new ConnectionError(`no server at ${socketPath} (start one with: herdr server)`);
+  }
   return new ConnectionError(`cannot reach the herdr server at ${socketPath}: ${error.message}`);
 }
 
@@ -144,5 +148,46 @@ export class HerdrConnection {
     this.closedError ??= error;
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
+  }
+}
+
+export interface HerdrClientOptions {
+  /** Default: resolved as the server resolves it (`HERDR_SOCKET_PATH`, `$XDG_RUNTIME_DIR/herdr.sock`, …). */
+  socketPath?: string;
+  /** One kept-alive connection for every request (default), or a connection per request. */
+  keepAlive?: boolean;
+}
+
+/**
+ * The library's client: `call(method, params)` resolves to that method's
+ * result or rejects with HerdrError (the server said no) or ConnectionError.
+ * With keepAlive (the default) one connection is opened at the first call and
+ * reused, answers matched by id; it is opened again after it is lost.
+ */
+export class HerdrClient {
+  readonly socketPath: string;
+  private readonly keepAlive: boolean;
+  private connection: Promise<HerdrConnection> | undefined;
+
+  constructor(options: HerdrClientOptions = {}) {
+    this.socketPath = options.socketPath ?? resolveSocketPath();
+    this.keepAlive = options.keepAlive ?? true;
+  }
+
+  async call<M extends MethodName>(method: M, params: MethodInput<M>): Promise<MethodResults[M]> {
+    if (!this.keepAlive) return call(method, params, { socketPath: this.socketPath });
+    const opening = (this.connection ??= HerdrConnection.open(this.socketPath));
+    try {
+      return await (await opening).call(method, params);
+    } catch (error) {
+      if (error instanceof ConnectionError && this.connection === opening) this.connection = undefined;
+      throw error;
+    }
+  }
+
+  close(): void {
+    const opening = this.connection;
+    this.connection = undefined;
+    void opening?.then((connection) => connection.close(), () => undefined);
   }
 }

@@ -2,7 +2,7 @@
 import { connect } from 'node:net';
 import type { Command } from 'commander';
 import { type ResponseEnvelope, isErrorResponse } from '../../protocol/envelope.js';
-import { lineReader } from '../client.js';
+import { connectError, lineReader } from '../client.js';
 import type { EventLine } from '../../protocol/events.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/objects.js';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
@@ -85,7 +85,7 @@ function waitAgentState(id: string, flags: SocketOption & { state: AgentState; t
         process.exit(EXIT.ok);
       }
     });
-    socket.on('error', (error) => fail(`cannot reach the herdr server at ${socketPath}: ${error.message}`));
+    socket.on('error', (error) => fail(connectError(socketPath, error).message));
     socket.on('close', () => fail('the server closed the event stream'));
   });
 }
