@@ -4,9 +4,8 @@
  * (`--socket`), which the bench then drives as a load generator.
  */
 import { execFile } from 'node:child_process';
-import { connect } from 'node:net';
 import { promisify } from 'node:util';
-import { HerdrConnection, lineReader } from '../../src/cli/client.js';
+import { HerdrClient, HerdrConnection } from '../../src/cli/client.js';
 import { eventually } from '../../harness/poll.js';
 import { HERDR_BIN, type LocalServer, startServer } from '../../harness/server.js';
 import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';
@@ -30,6 +29,8 @@ async function keptAlive(socketPath: string): Promise<HerdrConnection> {
 export class HerdrHost implements PaneHost {
   /** Workspace of each pane we created (one pane per workspace, spread over the shards). */
   private readonly workspaceOf = new Map<string, string>();
+  /** For subscriptions (each on a connection of its own). */
+  readonly client: HerdrClient;
 
   private constructor(
     readonly name: HostName,
@@ -38,7 +39,9 @@ export class HerdrHost implements PaneHost {
     readonly connection: HerdrConnection,
     private readonly environment: BenchEnvironment,
     private readonly server: LocalServer | undefined,
-  ) {}
+  ) {
+    this.client = new HerdrClient({ socketPath });
+  }
 
   /** Starts a server of our own; `workers` 1 is the single-shard contender. */
   static async start(environment: BenchEnvironment, workers?: number, nodeArgs: string[] = []): Promise<HerdrHost> {
@@ -120,19 +123,17 @@ export class HerdrHost implements PaneHost {
   }
 
   async watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch> {
-    const [pane] = await this.createPanes(1, command);
-    const socket = connect(this.socketPath);
-    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    lineReader(socket, (line) => {
-      const event = JSON.parse(line) as { event?: string; data?: { matched_line?: string } };
-      if (event.event === 'pane.output_matched' && event.data?.matched_line !== undefined) onLine(event.data.matched_line);
-    });
-    const subscriptions = [{ type: 'pane.output_matched', pane_id: pane, source: 'visible', match: { type: 'regex', value: pattern } }];
-    socket.write(`${JSON.stringify({ id: 'watch', method: 'events.subscribe', params: { subscriptions } })}\n`);
+    const [pane = ''] = await this.createPanes(1, command);
+    const subscription = await this.client.subscribe([
+      { type: 'pane.output_matched', pane_id: pane, source: 'visible', match: { type: 'regex', value: pattern } },
+    ]);
+    void (async () => {
+      for await (const line of subscription) if (line.event === 'pane.output_matched') onLine(line.data.matched_line);
+    })();
     return {
       stop: async () => {
-        socket.destroy();
-        if (pane) await this.closePanes([pane]);
+        subscription.close();
+        await this.closePanes([pane]);
       },
     };
   }

@@ -6,11 +6,9 @@
  * screen turns idle `pane.agent_state_changed` arrives. Ours only: tmux knows
  * no agents.
  */
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { eventually, sleep } from '../../harness/poll.js';
 import { REPO_ROOT } from '../../harness/server.js';
-import { lineReader } from '../../src/cli/client.js';
 import { HerdrHost } from '../contenders/herdr.js';
 import type { ContenderName, ScenarioResult } from '../report/results.js';
 import { type BenchContext, LatencySet, SampleSet, sized } from './context.js';
@@ -35,13 +33,10 @@ async function idleLatencies(host: HerdrHost, samples: number): Promise<number[]
   const [pane] = await host.createPanes(1);
   if (!pane) return [];
   const arrivals: number[] = [];
-  const socket = connect(host.socketPath);
-  lineReader(socket, (line) => {
-    if (line.includes('"state":"idle"')) arrivals.push(Date.now());
-  });
-  await new Promise((resolve) => socket.once('connect', resolve));
-  const subscriptions = [{ type: 'pane.agent_state_changed', pane_id: pane, state: 'idle' }];
-  socket.write(`${JSON.stringify({ id: 'agents', method: 'events.subscribe', params: { subscriptions } })}\n`);
+  const subscription = await host.client.subscribe([{ type: 'pane.agent_state_changed', pane_id: pane, state: 'idle' }]);
+  void (async () => {
+    for await (const line of subscription) if (line.event === 'pane.agent_state_changed') arrivals.push(Date.now());
+  })();
   const latencies: number[] = [];
   let previous = 0;
   for (let i = 0; i < samples; i++) {
@@ -57,7 +52,7 @@ async function idleLatencies(host: HerdrHost, samples: number): Promise<number[]
     previous = sample.printed;
     if (i < samples - 1) await sleep(4000); // the agent's linger ends before the next run
   }
-  socket.destroy();
+  subscription.close();
   await host.closePanes([pane]);
   return latencies;
 }

@@ -5,50 +5,16 @@
  * - `request` / `call`: one request per connection, as herdr 0.2.0 clients do.
  * - `HerdrConnection`: one keep-alive connection (SPEC §1 EXT) for many
  *   requests, answers correlated by id.
+ * - `HerdrClient`: the library's front: either of the above, and subscriptions.
  */
 import { type Socket, connect } from 'node:net';
-import { type ErrorResponse, type ResponseEnvelope, isErrorResponse } from '../protocol/envelope.js';
-import type { ErrorCode } from '../protocol/errors.js';
-import type { MethodInput, MethodName, MethodResults } from '../protocol/methods.js';
+import { type ResponseEnvelope, isErrorResponse } from '../protocol/envelope.js';
+import type { MethodInput, MethodName, MethodResults, SubscriptionSpec } from '../protocol/methods.js';
 import { resolveSocketPath } from '../protocol/socket-path.js';
+import { Subscription } from './subscription.js';
+import { ConnectionError, HerdrError, connectError, lineReader } from './wire.js';
 
-/** The server answered with an error. */
-export class HerdrError extends Error {
-  readonly code: ErrorCode;
-  constructor(readonly response: ErrorResponse) {
-    super(`${response.error.code}: ${response.error.message}`);
-    this.code = response.error.code;
-    this.name = 'HerdrError';
-  }
-}
-
-/** The server could not be reached or hung up without answering. */
-export class ConnectionError extends Error {
-  override name = 'ConnectionError';
-}
-
-/** Calls `onLine` with every non-empty line the socket delivers. */
-export function lineReader(socket: Socket, onLine: (line: string) => void): void {
-  let buffered = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) !== -1) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      if (line.trim() !== '') onLine(line);
-    }
-  });
-}
-
-/** What a failed connect means to a user: no server at that path (the common case), or why not. */
-export function connectError(socketPath: string, error: NodeJS.ErrnoException): ConnectionError {
-  if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
-    return new ConnectionError(`no server at ${socketPath} (start one with: herdr server)`);
-  }
-  return new ConnectionError(`cannot reach the herdr server at ${socketPath}: ${error.message}`);
-}
+export { ConnectionError, HerdrError, connectError, lineReader, Subscription };
 
 /** Sends one request on its own connection and returns the raw response envelope. */
 export function request(
@@ -183,6 +149,15 @@ export class HerdrClient {
       if (error instanceof ConnectionError && this.connection === opening) this.connection = undefined;
       throw error;
     }
+  }
+
+  /**
+   * `events.subscribe` on a connection of its own: an async iterator of typed
+   * event lines that ends when the connection closes; `lastSeq` is where to
+   * resume from (`since`) after it was lost.
+   */
+  subscribe(subscriptions: SubscriptionSpec[], options: { since?: number; id?: string } = {}): Promise<Subscription> {
+    return Subscription.open(this.socketPath, subscriptions, options);
   }
 
   close(): void {

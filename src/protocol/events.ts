@@ -41,3 +41,9 @@ export function lifecycleData<E extends LifecycleEventName>(
 ): { type: E } & LifecycleEvents[E] {
   return { type: event, ...data };
 }
+
+/** An event line typed by its name, as a client receives it. */
+export type TypedEventLine =
+  | { [E in LifecycleEventName]: { event: E; data: { type: E } & LifecycleEvents[E]; seq?: number } }[LifecycleEventName]
+  | { [E in keyof StreamEvents]: { event: E; data: StreamEvents[E]; seq?: number } }[keyof StreamEvents]
+  | { event: 'subscription_overflow'; data: { dropped_after_seq?: number }; seq?: number };

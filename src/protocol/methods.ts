@@ -173,3 +173,6 @@ export function describeParamsError(error: z.ZodError): string {
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ');
 }
+
+/** A subscription as a client writes it (optional fields may be left out). */
+export type SubscriptionSpec = z.input<typeof subscriptionSchema>;

@@ -1,9 +1,6 @@
 /** `herdr wait output` and `herdr wait agent-state` (SPEC §11). */
-import { connect } from 'node:net';
 import type { Command } from 'commander';
-import { type ResponseEnvelope, isErrorResponse } from '../../protocol/envelope.js';
-import { connectError, lineReader } from '../client.js';
-import type { EventLine } from '../../protocol/events.js';
+import { HerdrClient, HerdrError, type Subscription } from '../client.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/objects.js';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
@@ -57,35 +54,25 @@ export function addWaitCommands(program: Command): void {
 }
 
 /** A subscription with `initial: true`: the current state comes first if it already is the one wanted. */
-function waitAgentState(id: string, flags: SocketOption & { state: AgentState; timeout?: number }): Promise<void> {
-  const socketPath = flags.socket ?? resolveSocketPath();
-  return new Promise(() => {
-    const socket = connect(socketPath);
-    let acked = false;
-    if (flags.timeout !== undefined) {
-      setTimeout(() => fail('timed out waiting for agent state change'), flags.timeout);
+async function waitAgentState(id: string, flags: SocketOption & { state: AgentState; timeout?: number }): Promise<void> {
+  const client = new HerdrClient({ socketPath: flags.socket ?? resolveSocketPath() });
+  if (flags.timeout !== undefined) setTimeout(() => fail('timed out waiting for agent state change'), flags.timeout);
+  let subscription: Subscription;
+  try {
+    const subscriptions = [{ type: 'pane.agent_state_changed' as const, pane_id: id, state: flags.state, initial: true }];
+    subscription = await client.subscribe(subscriptions, { id: 'cli:wait:agent-state' });
+  } catch (error) {
+    if (error instanceof HerdrError) {
+      process.stderr.write(`${JSON.stringify(error.response)}\n`);
+      process.exit(EXIT.failure);
     }
-    socket.on('connect', () => {
-      const subscriptions = [{ type: 'pane.agent_state_changed', pane_id: id, state: flags.state, initial: true }];
-      socket.write(`${JSON.stringify({ id: 'cli:wait:agent-state', method: 'events.subscribe', params: { subscriptions } })}\n`);
-    });
-    lineReader(socket, (line) => {
-      const message = JSON.parse(line) as ResponseEnvelope | EventLine;
-      if (!acked) {
-        acked = true;
-        if ('id' in message && isErrorResponse(message)) {
-          process.stderr.write(`${line}\n`);
-          process.exit(EXIT.failure);
-        }
-        return;
-      }
-      const event = message as EventLine;
-      if (event.event === 'pane.agent_state_changed' && (event.data as { state?: string }).state === flags.state) {
-        printJson(event);
-        process.exit(EXIT.ok);
-      }
-    });
-    socket.on('error', (error) => fail(connectError(socketPath, error).message));
-    socket.on('close', () => fail('the server closed the event stream'));
-  });
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  for await (const line of subscription) {
+    if (line.event === 'pane.agent_state_changed' && line.data.state === flags.state) {
+      printJson(line);
+      process.exit(EXIT.ok);
+    }
+  }
+  fail('the server closed the event stream');
 }
