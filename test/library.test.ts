@@ -103,6 +103,18 @@ describe('the client library', () => {
     assert.deepEqual(lines, []);
   });
 
+  it('waits for output and for an agent state, and times out with HerdrError timeout', async () => {
+    const { workspace } = await client.call('workspace.create', { command: ['/bin/sh', '-c', 'echo ready-42; exec sleep 60'] });
+    const pane = `${workspace.workspace_id}-1`;
+    const waited = await client.waitForOutput(pane, '^ready-\\d+$', { regex: true, timeoutMs: 10_000 });
+    assert.equal(waited.matched_line, 'ready-42');
+    await assert.rejects(client.waitForOutput(pane, 'absent', { timeoutMs: 100 }), (error: unknown) => error instanceof HerdrError && error.code === 'timeout');
+    // No agent runs in the pane: its state is unknown, at once (initial), and never working.
+    const now = await client.waitForAgentState(pane, 'unknown', { timeoutMs: 10_000 });
+    assert.equal(now.data.state, 'unknown');
+    await assert.rejects(client.waitForAgentState(pane, 'working', { timeoutMs: 200 }), (error: unknown) => error instanceof HerdrError && error.code === 'timeout');
+  });
+
   it('rejects a bad subscription with the server’s error', async () => {
     await assert.rejects(
       client.subscribe([{ type: 'pane.output_matched', pane_id: '1-1', source: 'recent', match: { type: 'regex', value: '(a' } }]),

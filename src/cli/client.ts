@@ -9,7 +9,9 @@
  */
 import { type Socket, connect } from 'node:net';
 import { type ResponseEnvelope, isErrorResponse } from '../protocol/envelope.js';
+import type { TypedEventLine } from '../protocol/events.js';
 import type { MethodInput, MethodName, MethodResults, SubscriptionSpec } from '../protocol/methods.js';
+import type { AgentState } from '../protocol/objects.js';
 import { resolveSocketPath } from '../protocol/socket-path.js';
 import { Subscription } from './subscription.js';
 import { ConnectionError, HerdrError, connectError, lineReader } from './wire.js';
@@ -117,6 +119,9 @@ export class HerdrConnection {
   }
 }
 
+/** The event line `waitForAgentState` resolves with. */
+export type AgentStateLine = Extract<TypedEventLine, { event: 'pane.agent_state_changed' }>;
+
 export interface HerdrClientOptions {
   /** Default: resolved as the server resolves it (`HERDR_SOCKET_PATH`, `$XDG_RUNTIME_DIR/herdr.sock`, …). */
   socketPath?: string;
@@ -158,6 +163,54 @@ export class HerdrClient {
    */
   subscribe(subscriptions: SubscriptionSpec[], options: { since?: number; id?: string } = {}): Promise<Subscription> {
     return Subscription.open(this.socketPath, subscriptions, options);
+  }
+
+  /**
+   * Resolves with the first line of the pane that matches (substring, or an
+   * RE2 regex with `regex: true`), at once when one is already there; rejects
+   * with HerdrError `timeout` after `timeoutMs` (default: waits until matched).
+   */
+  waitForOutput(
+    paneId: string,
+    match: string,
+    options: { regex?: boolean; source?: 'visible' | 'recent'; lines?: number; timeoutMs?: number } = {},
+  ): Promise<MethodResults['pane.wait_for_output']> {
+    return this.call('pane.wait_for_output', {
+      pane_id: paneId,
+      source: options.source ?? 'recent',
+      match: { type: options.regex ? 'regex' : 'substring', value: match },
+      ...(options.lines === undefined ? {} : { lines: options.lines }),
+      ...(options.timeoutMs === undefined ? {} : { timeout_ms: options.timeoutMs }),
+    });
+  }
+
+  /**
+   * Resolves with the `pane.agent_state_changed` line once the pane's agent is
+   * in `state` (at once when it already is); rejects with HerdrError `timeout`
+   * after `timeoutMs`, or ConnectionError when the server goes away first.
+   */
+  async waitForAgentState(paneId: string, state: AgentState, options: { timeoutMs?: number } = {}): Promise<AgentStateLine> {
+    const subscription = await this.subscribe([{ type: 'pane.agent_state_changed', pane_id: paneId, state, initial: true }]);
+    let timedOut = false;
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            subscription.close();
+          }, options.timeoutMs);
+    try {
+      for await (const line of subscription) {
+        if (line.event === 'pane.agent_state_changed' && line.data.state === state) return line;
+      }
+    } finally {
+      clearTimeout(timer);
+      subscription.close();
+    }
+    if (timedOut) {
+      throw new HerdrError({ id: 'waitForAgentState', error: { code: 'timeout', message: 'timed out waiting for agent state change' } });
+    }
+    throw new ConnectionError(`the server at ${this.socketPath} closed the event stream`);
   }
 
   close(): void {

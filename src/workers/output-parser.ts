@@ -56,7 +56,7 @@ export class OutputParser {
         }
       }
       // In long output, stop at the end of the current line so that a run may start after it.
-      const lineEnd = long && !this.atLineStart ? data.indexOf(LF, offset) + 1 : 0;
+      const lineEnd = long && !this.atLineStart && offset >= this.noRunBefore ? data.indexOf(LF, offset) + 1 : 0;
       offset = this.parse(lineEnd > offset ? data.subarray(0, lineEnd) : data, offset);
     }
   }
