@@ -1,4 +1,4 @@
-/** SPEC §10.1–10.2 rules from screen texts: every rule of every agent, and process identification. */
+/** docs/protocol.md §10.1–10.2 rules from screen texts: every rule of every agent, and process identification. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AgentName } from '../src/protocol/objects.js';

@@ -1,4 +1,4 @@
-/** SPEC §10 end to end: fake agents first on PATH, detection, events, aggregate, CLI (§12 cases 3, 4, 8). */
+/** docs/protocol.md §10 end to end: fake agents first on PATH, detection, events, aggregate, CLI (§12 cases 3, 4, 8). */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';

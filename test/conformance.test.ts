@@ -1,4 +1,4 @@
-/** SPEC §12 conformance cases 1, 2 (without the waits), 5, 6 (without the wait) and 7, over the real socket. */
+/** docs/protocol.md §12 conformance cases 1, 2 (without the waits), 5, 6 (without the wait) and 7, over the real socket. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { VERSION } from '../src/protocol/version.js';
@@ -10,7 +10,7 @@ async function raw(server: TestServer, request: object): Promise<Record<string, 
   return JSON.parse(lines[0] ?? '');
 }
 
-describe('SPEC §12 conformance', () => {
+describe('docs/protocol.md §12 conformance', () => {
   let server: TestServer;
   before(async () => {
     server = await startServer();

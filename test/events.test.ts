@@ -1,4 +1,4 @@
-/** SPEC §9 events.subscribe: lifecycle order, edge-triggered matches, seq, since, errors, slow readers. */
+/** docs/protocol.md §9 events.subscribe: lifecycle order, edge-triggered matches, seq, since, errors, slow readers. */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-/** SPEC §3–5: stable ids, focus rules (with the close-focus fix), labels, split and close semantics. */
+/** docs/protocol.md §3–5: stable ids, focus rules (with the close-focus fix), labels, split and close semantics. */
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';

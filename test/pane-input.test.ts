@@ -1,4 +1,4 @@
-/** SPEC §7 and §5.1: every key name's bytes, validation before writing, send_text, send_input, resize. */
+/** docs/protocol.md §7 and §5.1: every key name's bytes, validation before writing, send_text, send_input, resize. */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -62,7 +62,7 @@ describe('pane input', () => {
   });
   after(() => server.stop());
 
-  it('sends the bytes of every key name of SPEC §7', async () => {
+  it('sends the bytes of every key name of docs/protocol.md §7', async () => {
     const pane = await keylogger(server);
     await server.call('pane.send_keys', { pane_id: pane, keys: EXPECTED.map(([name]) => name) });
     await receivedExactly(server, pane, EXPECTED.map(([, bytes]) => bytes).join(''));

@@ -1,4 +1,4 @@
-/** SPEC §6: what pane.read returns — wrapped lines, the last N rows, truncated, ANSI, history. */
+/** docs/protocol.md §6: what pane.read returns — wrapped lines, the last N rows, truncated, ANSI, history. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type TestServer, readUntil, startServer } from './helpers/server.js';

@@ -1,4 +1,4 @@
-/** SPEC §1–2: the socket file, start-up refusals, framing, limits and bad input. */
+/** docs/protocol.md §1–2: the socket file, start-up refusals, framing, limits and bad input. */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync, existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** SPEC §8 pane.wait_for_output, the CLI's waits, and events.wait (EXT). */
+/** docs/protocol.md §8 pane.wait_for_output, the CLI's waits, and events.wait (EXT). */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';

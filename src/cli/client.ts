@@ -3,7 +3,7 @@
  * and the bench, and importable by any Node program.
  *
  * - `request` / `call`: one request per connection, as herdr 0.2.0 clients do.
- * - `HerdrConnection`: one keep-alive connection (SPEC §1 EXT) for many
+ * - `HerdrConnection`: one keep-alive connection (docs/protocol.md §1 EXT) for many
  *   requests, answers correlated by id.
  * - `HerdrClient`: the library's front: either of the above, and subscriptions.
  */

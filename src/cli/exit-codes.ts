@@ -1,4 +1,4 @@
-/** Exit codes of the `herdr` CLI (SPEC §11). */
+/** Exit codes of the `herdr` CLI (docs/protocol.md §11). */
 export const EXIT = {
   ok: 0,
   /** Server error, timeout, bad value, no connection. */

@@ -1,5 +1,5 @@
 /**
- * One client connection: NDJSON framing with the limits of SPEC §1 (1 MiB
+ * One client connection: NDJSON framing with the limits of docs/protocol.md §1 (1 MiB
  * lines, 10 s to send a first line), and bounded writes. It knows nothing of
  * methods; complete lines go to `onLine`.
  */

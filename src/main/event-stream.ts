@@ -1,7 +1,7 @@
 /**
  * One `events.subscribe` connection: events queue until the ack is written,
  * then go out in order. A client that stops reading is cut off once its
- * unread backlog passes STREAM_BACKLOG_BYTES (SPEC §9.4): it gets a final
+ * unread backlog passes STREAM_BACKLOG_BYTES (docs/protocol.md §9.4): it gets a final
  * `subscription_overflow` line and the connection closes, so a slow reader
  * never grows the server's memory without bound.
  */

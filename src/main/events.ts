@@ -2,7 +2,7 @@
  * The server's event log: one seq counter for every event, a bounded log of
  * the recent lifecycle and agent-state events (for `since` replay), listeners,
  * and the batch that holds a request's events until its response has been
- * written (SPEC §9.3: events after the response that caused them).
+ * written (docs/protocol.md §9.3: events after the response that caused them).
  */
 import type { EventLine, LifecycleEventName, LifecycleEvents } from '../protocol/events.js';
 import { lifecycleData } from '../protocol/events.js';

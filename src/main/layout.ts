@@ -1,5 +1,5 @@
 /**
- * A workspace's layout tree (SPEC §5 `pane.split`): leaves are panes, splits
+ * A workspace's layout tree (docs/protocol.md §5 `pane.split`): leaves are panes, splits
  * hold two children. Layout order is depth first, first child first.
  */
 export type SplitDirection = 'right' | 'down';

@@ -27,7 +27,7 @@ export interface PaneRecord extends PaneFacts {
   title: string | undefined;
   agent: AgentName | undefined;
   agentState: AgentState;
-  /** SPEC §10.4: false once the pane turned idle while its workspace was not active. */
+  /** docs/protocol.md §10.4: false once the pane turned idle while its workspace was not active. */
   seen: boolean;
 }
 
@@ -56,7 +56,7 @@ const STABLE_WORKSPACE = /^w([1-9]\d*)$/;
 const COMPACT_PANE = /^([1-9]\d*)-([1-9]\d*)$/;
 const STABLE_PANE = /^w([1-9]\d*):p([1-9]\d*)$/;
 
-/** Stable ids (SPEC §3 EXT): never reused, so they name a thing for the server's lifetime. */
+/** Stable ids (docs/protocol.md §3 EXT): never reused, so they name a thing for the server's lifetime. */
 export function workspaceStableId(workspaceUid: number): string {
   return `w${workspaceUid}`;
 }
@@ -271,7 +271,7 @@ export class Registry {
   }
 }
 
-/** SPEC §10.4: the state of the workspace's highest-priority pane. */
+/** docs/protocol.md §10.4: the state of the workspace's highest-priority pane. */
 export function aggregateState(panes: readonly PaneRecord[]): AgentState {
   let best: number = AGGREGATE_PRIORITY.length - 1;
   for (const pane of panes) {

@@ -255,7 +255,7 @@ export class Session implements ShardListener {
     this.watches.changed(matcherId, change);
   }
 
-  /** SPEC §10: cache the new facts, mark the seen flag (§10.4), emit the events. */
+  /** docs/protocol.md §10: cache the new facts, mark the seen flag (§10.4), emit the events. */
   agentChanged(_shard: ShardHandle, paneUid: number, agent: AgentName | undefined, state: AgentState): void {
     const pane = this.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;

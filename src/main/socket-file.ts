@@ -1,5 +1,5 @@
 /**
- * Claiming the socket path safely (SPEC §1 hardening): a live server keeps its
+ * Claiming the socket path safely (docs/protocol.md §1 hardening): a live server keeps its
  * path, a stale socket is replaced, anything that is not a socket is never
  * deleted, and a directory we create is private (0700).
  */

@@ -1,12 +1,12 @@
 /**
- * Every error code the server can answer with (SPEC §2), and the one error type
+ * Every error code the server can answer with (docs/protocol.md §2), and the one error type
  * handlers throw. A handler that throws anything else is answered `internal_error`.
  */
 export const ERROR_CODES = {
   invalid_request: 'malformed line, missing/mistyped envelope field or param, unknown method',
   workspace_not_found: 'no workspace with that compact or stable id',
   pane_not_found: 'no pane with that compact or stable id (also: the pane went away during a wait)',
-  invalid_key: 'a key name outside the table of SPEC §7; nothing was sent',
+  invalid_key: 'a key name outside the table of docs/protocol.md §7; nothing was sent',
   invalid_regex: 'a pattern RE2 rejects',
   timeout: 'a wait reached its deadline',
   pane_send_failed: 'the pane could not take the input (its process is gone)',

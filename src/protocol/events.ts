@@ -1,4 +1,4 @@
-/** Event lines of SPEC §9.2, as written to subscribers. */
+/** Event lines of docs/protocol.md §9.2, as written to subscribers. */
 import type { AgentName, AgentState, PaneInfo, PaneRead, WorkspaceInfo } from './objects.js';
 
 interface PaneRef {

@@ -1,5 +1,5 @@
 /**
- * Key names for `pane.send_keys` / `pane.send_input` (SPEC §7), as data.
+ * Key names for `pane.send_keys` / `pane.send_input` (docs/protocol.md §7), as data.
  *
  * The main thread resolves names (so a bad key is answered before anything is
  * written); the shard picks `ss3` over `normal` while the pane's program has

@@ -1,5 +1,5 @@
 /**
- * One entry per socket method (SPEC §5, §5.1): its params schema (validated at
+ * One entry per socket method (docs/protocol.md §5, §5.1): its params schema (validated at
  * the server's edge) and, in `MethodResults`, its result. The server's router,
  * the client library and the CLI all take their types from here.
  */
@@ -16,7 +16,7 @@ const dimension = z.number().int().min(1).max(1000);
 const keys = z.array(z.string());
 export const MAX_READ_LINES = 10_000;
 
-/** Extra params of `workspace.create` and `pane.split` (SPEC §5.1). */
+/** Extra params of `workspace.create` and `pane.split` (docs/protocol.md §5). */
 const spawnOptions = {
   label: optional(z.string()),
   command: optional(z.array(z.string()).min(1, 'command needs at least the program')),

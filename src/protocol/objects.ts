@@ -1,4 +1,4 @@
-/** The objects of SPEC §4 as they travel on the wire. */
+/** The objects of docs/protocol.md §4 as they travel on the wire. */
 
 export const AGENT_STATES = ['idle', 'working', 'blocked', 'unknown'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 /**
- * The socket path resolution of SPEC §1, shared by the server and the CLI.
+ * The socket path resolution of docs/protocol.md §1, shared by the server and the CLI.
  * A variable that is set counts even when empty (as in herdr).
  */
 export function resolveSocketPath(env: NodeJS.ProcessEnv = process.env): string {

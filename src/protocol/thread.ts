@@ -55,7 +55,7 @@ export interface InputParams {
   paste: boolean;
 }
 
-/** A pattern to watch a pane's read window for (SPEC §6 matching). */
+/** A pattern to watch a pane's read window for (docs/protocol.md §6 matching). */
 export interface WatchParams {
   matcherId: number;
   paneUid: number;

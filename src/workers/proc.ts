@@ -12,7 +12,7 @@ export function processCwd(pid: number): string | undefined {
 }
 
 /**
- * The workspace label a directory gives (SPEC §4): the name of the nearest
+ * The workspace label a directory gives (docs/protocol.md §4): the name of the nearest
  * ancestor holding a `.git` entry; else `~` for the home directory; else the
  * basename (`/` for the root).
  */

@@ -1,5 +1,5 @@
 /**
- * `pane.read` text (SPEC §6) from a pane's emulator and compact history.
+ * `pane.read` text (docs/protocol.md §6) from a pane's emulator and compact history.
  */
 import type { IBuffer, IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
 import type { History } from './history.js';

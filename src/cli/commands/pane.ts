@@ -1,4 +1,4 @@
-/** `herdr pane …` (SPEC §11). */
+/** `herdr pane …` (docs/protocol.md §11). */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type SocketOption, send } from '../output.js';

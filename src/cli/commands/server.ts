@@ -20,7 +20,7 @@ export function addServerCommands(program: Command): void {
     .command('server')
     .enablePositionalOptions()
     .description('run the herdr server in the foreground (stop it with Ctrl-C, SIGTERM or `herdr server stop`)')
-    .option('--socket <path>', 'socket path (default: SPEC §1 resolution)')
+    .option('--socket <path>', 'socket path (default: $HERDR_SOCKET_PATH, then $XDG_RUNTIME_DIR/herdr.sock, …; docs/protocol.md §1)')
     .option('--workers <n>', 'shard worker threads (default: one per core)', positiveInt)
     .option('--cols <n>', 'default pane width', positiveInt, 120)
     .option('--rows <n>', 'default pane height', positiveInt, 40)

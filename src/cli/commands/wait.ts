@@ -1,4 +1,4 @@
-/** `herdr wait output` and `herdr wait agent-state` (SPEC §11). */
+/** `herdr wait output` and `herdr wait agent-state` (docs/protocol.md §11). */
 import type { Command } from 'commander';
 import { HerdrClient, HerdrError, type Subscription } from '../client.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/objects.js';

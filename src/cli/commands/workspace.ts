@@ -1,4 +1,4 @@
-/** `herdr workspace …` (SPEC §11): each prints the response JSON. */
+/** `herdr workspace …` (docs/protocol.md §11): each prints the response JSON. */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type SocketOption, send } from '../output.js';

@@ -1,4 +1,4 @@
-/** `events.subscribe` (SPEC §9) and `events.wait` (EXT). */
+/** `events.subscribe` (docs/protocol.md §9) and `events.wait` (EXT). */
 import { ProtocolError } from '../../protocol/errors.js';
 import type { EventLine } from '../../protocol/events.js';
 import { LIFECYCLE_KINDS, type LifecycleKind, type Subscription, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';

@@ -1,4 +1,4 @@
-/** `pane.*` methods (SPEC §5, §5.1). Info comes from the registry's cache; text and input go to the shard. */
+/** `pane.*` methods (docs/protocol.md §5, §5.1). Info comes from the registry's cache; text and input go to the shard. */
 import { MAX_READ_LINES } from '../../protocol/methods.js';
 import type { Router } from '../router.js';
 import type { Session } from '../session.js';

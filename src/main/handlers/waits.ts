@@ -1,4 +1,4 @@
-/** `pane.wait_for_output` (SPEC §8), and the output-watch helper it shares with subscriptions. */
+/** `pane.wait_for_output` (docs/protocol.md §8), and the output-watch helper it shares with subscriptions. */
 import { ProtocolError } from '../../protocol/errors.js';
 import { MAX_READ_LINES, type MatchSpec } from '../../protocol/methods.js';
 import type { PaneRead, ReadSource } from '../../protocol/objects.js';

@@ -1,4 +1,4 @@
-/** `workspace.*` methods (SPEC §5), answered from the registry. */
+/** `workspace.*` methods (docs/protocol.md §5), answered from the registry. */
 import type { Router } from '../router.js';
 import type { Session } from '../session.js';
 

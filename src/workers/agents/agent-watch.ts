@@ -1,5 +1,5 @@
 /**
- * When a pane's agent is looked for and its state re-read (SPEC §10.3): the
+ * When a pane's agent is looked for and its state re-read (docs/protocol.md §10.3): the
  * foreground process on a slow tick and on screen changes (at most every
  * PROCESS_CHECK_AFTER_MS; a change inside that window gets its check at the
  * window's end, so a short-lived agent is not missed), the screen on every

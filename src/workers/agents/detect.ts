@@ -11,7 +11,7 @@ const BY_NAME = new Map<string, AgentName>(AGENT_TABLES.flatMap((table) => table
 const INTERPRETERS = new Set(['node', 'bun', 'deno', 'python', 'python3']);
 const SCRIPT_EXTENSION = /\.(?:[cm]?js|ts|py)$/;
 
-/** The agent a process is (SPEC §10.1): its `comm`, or for an interpreter the script it runs. */
+/** The agent a process is (docs/protocol.md §10.1): its `comm`, or for an interpreter the script it runs. */
 export function agentOfProcess(comm: string, argv: readonly string[]): AgentName | undefined {
   const name = comm.toLowerCase();
   const direct = BY_NAME.get(name);

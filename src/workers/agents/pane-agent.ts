@@ -1,5 +1,5 @@
 /**
- * Agent detection for one pane (SPEC §10): which agent holds the terminal's
+ * Agent detection for one pane (docs/protocol.md §10): which agent holds the terminal's
  * foreground process group, and which state its screen shows. Process facts
  * come from /proc on a slow tick (and soon after screen changes); the screen
  * is re-read only when it changed. Only changes are reported.

@@ -1,5 +1,5 @@
 /**
- * Agent state rules of SPEC §10.2 as data: one table per agent, first rule
+ * Agent state rules of docs/protocol.md §10.2 as data: one table per agent, first rule
  * that holds wins, else the table's `otherwise`. Adding an agent or a pattern
  * is one entry here; `detect.ts` is the one engine and knows no agent.
  *
@@ -16,7 +16,7 @@ export type Condition =
   | { line: RegExp }
   /** From the first "do you want" (else "would you like") on, the text has "yes" or "❯". */
   | { confirmation: true }
-  /** Claude: only the text above its prompt box (SPEC §10.2). */
+  /** Claude: only the text above its prompt box (docs/protocol.md §10.2). */
   | { abovePromptBox: Condition };
 
 export interface Rule {
