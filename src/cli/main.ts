@@ -1,10 +1,12 @@
 /** The `herdr` command: a thin layer of commands over the client library. */
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../protocol/version.js';
+import { addCompletionCommands } from './commands/completion.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addServerCommands } from './commands/server.js';
 import { addWaitCommands } from './commands/wait.js';
 import { addWorkspaceCommands } from './commands/workspace.js';
+import { addExamples } from './examples.js';
 import { EXIT } from './exit-codes.js';
 
 const program = new Command('herdr')
@@ -19,6 +21,8 @@ addServerCommands(program);
 addWorkspaceCommands(program);
 addPaneCommands(program);
 addWaitCommands(program);
+addCompletionCommands(program);
+addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).
 function exitOverrideAll(command: Command): void {

@@ -1,0 +1,34 @@
+/** One example per command, shown at the end of its `--help` (keyed by its path of names). */
+import type { Command } from 'commander';
+
+export const EXAMPLES: Record<string, string> = {
+  'server': 'herdr server --workers 2 --socket /tmp/herdr.sock',
+  'server stop': 'herdr server stop',
+  'workspace list': 'herdr workspace list',
+  'workspace create': 'herdr workspace create --cwd ~/src/app --label app',
+  'workspace get': 'herdr workspace get 1',
+  'workspace focus': 'herdr workspace focus 2',
+  'workspace rename': 'herdr workspace rename 1 api refactor',
+  'workspace close': 'herdr workspace close w3',
+  'pane list': 'herdr pane list --workspace 1',
+  'pane get': 'herdr pane get "$HERDR_PANE_ID"',
+  'pane read': 'herdr pane read 1-2 --source recent --lines 200',
+  'pane split': 'herdr pane split 1-1 --direction right',
+  'pane close': 'herdr pane close 1-2',
+  'pane send-text': "herdr pane send-text 1-1 'yes'",
+  'pane send-keys': 'herdr pane send-keys 1-1 C-c Enter',
+  'pane run': "herdr pane run 1-1 'npm test'",
+  'wait output': "herdr wait output 1-1 --match 'tests passed' --timeout 60000",
+  'wait agent-state': 'herdr wait agent-state 1-1 --state idle --timeout 600000',
+  'completion': 'source <(herdr completion bash)',
+};
+
+/** Adds its example to every command that has one (and says nothing for the groups). */
+export function addExamples(command: Command, path: string[] = []): void {
+  for (const sub of command.commands) {
+    const names = [...path, sub.name()];
+    const example = EXAMPLES[names.join(' ')];
+    if (example) sub.addHelpText('after', `\nExample:\n  $ ${example}\n`);
+    addExamples(sub, names);
+  }
+}
