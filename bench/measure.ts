@@ -1,4 +1,4 @@
-/** Figures from samples and from /proc: percentiles, CPU seconds, resident memory, timing. */
+/** Figures from samples and from /proc: percentiles, CPU seconds, resident memory; a bounded pool. */
 import { readFileSync } from 'node:fs';
 
 export function percentile(samples: readonly number[], p: number): number {
@@ -22,12 +22,6 @@ export function cpuSeconds(pid: number): number {
 export function rssBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
-}
-
-export async function timed<T>(action: () => Promise<T>): Promise<[T, number]> {
-  const start = performance.now();
-  const value = await action();
-  return [value, performance.now() - start];
 }
 
 /** Runs `task` over `items` with at most `limit` in flight. */

@@ -16,7 +16,7 @@ import { resolveSocketPath } from '../protocol/socket-path.js';
 import { Subscription } from './subscription.js';
 import { ConnectionError, HerdrError, connectError, lineReader } from './wire.js';
 
-export { ConnectionError, HerdrError, connectError, lineReader, Subscription };
+export { ConnectionError, HerdrError, lineReader, Subscription };
 
 /** Sends one request on its own connection and returns the raw response envelope. */
 export function request(
@@ -189,8 +189,11 @@ export class HerdrClient {
    * in `state` (at once when it already is); rejects with HerdrError `timeout`
    * after `timeoutMs`, or ConnectionError when the server goes away first.
    */
-  async waitForAgentState(paneId: string, state: AgentState, options: { timeoutMs?: number } = {}): Promise<AgentStateLine> {
-    const subscription = await this.subscribe([{ type: 'pane.agent_state_changed', pane_id: paneId, state, initial: true }]);
+  async waitForAgentState(paneId: string, state: AgentState, options: { timeoutMs?: number; id?: string } = {}): Promise<AgentStateLine> {
+    const subscription = await this.subscribe(
+      [{ type: 'pane.agent_state_changed', pane_id: paneId, state, initial: true }],
+      options.id === undefined ? {} : { id: options.id },
+    );
     let timedOut = false;
     const timer =
       options.timeoutMs === undefined

@@ -40,4 +40,3 @@ export function connectError(socketPath: string, error: NodeJS.ErrnoException): 
   }
   return new ConnectionError(`cannot reach the herdr server at ${socketPath}: ${error.message}`);
 }
-

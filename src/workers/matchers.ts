@@ -10,9 +10,6 @@
 import RE2 from 're2';
 import type { ReadResult, WatchParams } from '../protocol/thread.js';
 
-/** Screen changes are evaluated at most once per this interval per shard (ARCHITECTURE: 16–250 ms cost nothing measurable). */
-export const EVALUATE_AFTER_MS = 16;
-
 export type MatchChange =
   | { matcherId: number; matched: true; matchedLine: string; read: ReadResult }
   | { matcherId: number; matched: false };

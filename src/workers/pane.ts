@@ -91,11 +91,6 @@ export class Pane {
     return this.term.rows;
   }
 
-  /** Lines of output that skipped the emulator on their way to the history (output-parser.ts). */
-  get skippedLines(): number {
-    return this.parser.skippedLines;
-  }
-
   /** Parses the output read but not parsed yet, so that a client's read sees everything the program wrote. */
   catchUp(): void {
     this.output.drain();

@@ -1,6 +1,6 @@
 /** `herdr wait output` and `herdr wait agent-state` (docs/protocol.md §11). */
 import type { Command } from 'commander';
-import { HerdrClient, HerdrError, type Subscription } from '../client.js';
+import { HerdrClient, HerdrError } from '../client.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/objects.js';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
@@ -53,26 +53,19 @@ export function addWaitCommands(program: Command): void {
     .action((id: string, flags: SocketOption & { state: AgentState; timeout?: number }) => waitAgentState(id, flags));
 }
 
-/** A subscription with `initial: true`: the current state comes first if it already is the one wanted. */
+/** The library's waitForAgentState (at once when the pane already is in the state); the deadline counts from the start. */
 async function waitAgentState(id: string, flags: SocketOption & { state: AgentState; timeout?: number }): Promise<void> {
   const client = new HerdrClient({ socketPath: flags.socket ?? resolveSocketPath() });
   if (flags.timeout !== undefined) setTimeout(() => fail('timed out waiting for agent state change'), flags.timeout);
-  let subscription: Subscription;
   try {
-    const subscriptions = [{ type: 'pane.agent_state_changed' as const, pane_id: id, state: flags.state, initial: true }];
-    subscription = await client.subscribe(subscriptions, { id: 'cli:wait:agent-state' });
+    printJson(await client.waitForAgentState(id, flags.state, { id: 'cli:wait:agent-state' }));
+    process.exit(EXIT.ok);
   } catch (error) {
+    // Without a deadline of its own the helper rejects with HerdrError only for the server's answer.
     if (error instanceof HerdrError) {
       process.stderr.write(`${JSON.stringify(error.response)}\n`);
       process.exit(EXIT.failure);
     }
     fail(error instanceof Error ? error.message : String(error));
   }
-  for await (const line of subscription) {
-    if (line.event === 'pane.agent_state_changed' && line.data.state === flags.state) {
-      printJson(line);
-      process.exit(EXIT.ok);
-    }
-  }
-  fail('the server closed the event stream');
 }
