@@ -56,8 +56,8 @@ describe('docs/protocol.md §12 conformance', () => {
     });
     assert.deepEqual(sent, { id: 's1', result: { type: 'ok' } });
     await raw(server, { id: 'k1', method: 'pane.send_keys', params: { pane_id: '1-1', keys: ['Enter'] } });
-    const text = await readUntil(server, '1-1', (t) => /^(?:\$ )?gamma$/m.test(t), { lines: 20 });
-    assert.match(text, /^(?:\$ )?(beta|gamma)$/m);
+    const text = await readUntil(server, '1-1', (t) => /^(?:[$#] )?gamma$/m.test(t), { lines: 20 });
+    assert.match(text, /^(?:[$#] )?(beta|gamma)$/m);
   });
 
   it('case 7: compact ids renumber after closes', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EventClient } from './helpers/events.js';
-import { REPO_ROOT, type TestServer, eventually, newWorkspace, readUntil, sleep, startServer } from './helpers/server.js';
+import { REPO_ROOT, type TestServer, eventually, newWorkspace, promptShown, readUntil, sleep, startServer } from './helpers/server.js';
 
 const FAKE_AGENTS = join(REPO_ROOT, 'test', 'fixtures', 'bin');
 const LIFECYCLE = ['workspace.created', 'workspace.focused', 'pane.created', 'pane.focused', 'pane.agent_detected', 'pane.closed', 'workspace.closed'];
@@ -92,6 +92,7 @@ describe('events.subscribe', () => {
   it('output_matched is edge-triggered: at once for text present, not again while it stays, again after clear', () =>
     withServer(async (server) => {
       const { paneId } = await newWorkspace(server);
+      await promptShown(server, paneId); // `^MARK` needs the output on a line of its own
       await server.call('pane.send_input', { pane_id: paneId, text: 'echo MARK-1' });
       await server.call('pane.wait_for_output', { pane_id: paneId, source: 'visible', match: { type: 'regex', value: '^MARK' }, timeout_ms: 10_000 });
       const stream = await subscribe(server, [

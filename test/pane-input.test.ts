@@ -115,7 +115,7 @@ describe('pane input', () => {
     const resized = await server.call('pane.resize', { pane_id: pane, cols: 100, rows: 30 });
     assert.deepEqual([resized.pane.cols, resized.pane.rows], [100, 30]);
     await server.call('pane.send_input', { pane_id: pane, text: 'stty size' });
-    await readUntil(server, pane, (t) => /^(?:\$ )?30 100$/m.test(t));
+    await readUntil(server, pane, (t) => /^(?:[$#] )?30 100$/m.test(t));
   });
 
   it('panes are 120×40 by default and get the HERDR_* environment', async () => {
@@ -126,7 +126,7 @@ describe('pane input', () => {
       text: 'stty size; echo "E:$HERDR_ENV:$HERDR_SOCKET_PATH:$HERDR_WORKSPACE_ID:$HERDR_PANE_ID:$TERM:$MY_VAR"',
     });
     const text = await readUntil(server, pane, (t) => /^E:1:/m.test(t));
-    assert.match(text, /^(?:\$ )?40 120$/m);
+    assert.match(text, /^(?:[$#] )?40 120$/m);
     const { pane: info } = await server.call('pane.get', { pane_id: pane });
     assert.ok(text.includes(`E:1:${server.socketPath}:${workspace.stable_id}:${info.stable_id}:xterm-256color:mine`));
   });

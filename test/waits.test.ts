@@ -25,8 +25,8 @@ describe('pane.wait_for_output', () => {
     });
     assert.equal(waited.type, 'output_matched');
     assert.equal(waited.pane_id, paneId);
-    assert.match(waited.matched_line, /^(?:\$ )?gamma$/);
-    assert.match(waited.read.text, /^(?:\$ )?gamma$/m);
+    assert.match(waited.matched_line, /^(?:[$#] )?gamma$/);
+    assert.match(waited.read.text, /^(?:[$#] )?gamma$/m);
     assert.equal(waited.revision, waited.read.revision);
     const byRegex = await server.call('pane.wait_for_output', {
       pane_id: paneId, source: 'recent', match: regex('alp.*gam""ma'), timeout_ms: 5000,
@@ -114,7 +114,7 @@ describe('CLI waits', () => {
       assert.equal(JSON.parse(stdout).result.type, 'output_matched');
       const read = await herdr('pane', 'read', '1-1');
       assert.match(read.stdout, /alpha/);
-      assert.match(read.stdout, /^(?:\$ )?ready$/m);
+      assert.match(read.stdout, /^(?:[$#] )?ready$/m);
       await assert.rejects(herdr('wait', 'output', '1-1', '--match', 'nope', '--timeout', '200'), (error: { code: number; stderr: string }) => {
         assert.equal(error.code, 1);
         assert.equal(JSON.parse(error.stderr).error.code, 'timeout');

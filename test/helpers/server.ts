@@ -56,6 +56,16 @@ export async function newWorkspace(
   return { workspaceId: workspace.workspace_id, paneId: `${workspace.workspace_id}-1` };
 }
 
+/**
+ * Waits for the shell's first prompt. Input typed before it is echoed by the
+ * terminal ahead of the prompt, so the command's output lands after the prompt
+ * ("$ ", or "# " for root) on one line; a test that anchors a pattern at a
+ * line start waits for this first.
+ */
+export function promptShown(server: TestServer, paneId: string): Promise<string> {
+  return readUntil(server, paneId, (text) => /^[$#]( |$)/m.test(text), { source: 'visible' });
+}
+
 /** Reads a pane until `predicate` holds for its text. */
 export function readUntil(
   server: TestServer,
