@@ -17,6 +17,7 @@ import { markdownReport, scenarioTable } from './report/markdown.js';
 import type { BenchResults, MachineInfo, ScenarioResult } from './report/results.js';
 import type { BenchContext, Mode } from './scenarios/context.js';
 import { agentsScenario } from './scenarios/agents.js';
+import { clientsScenario } from './scenarios/clients.js';
 import { eventLatencyScenario } from './scenarios/event-latency.js';
 import { floodScenario } from './scenarios/flood.js';
 import { responsivenessScenario } from './scenarios/responsiveness.js';
@@ -30,6 +31,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'flood-300', run: (context) => floodScenario(context, 'flood-300', context.mode === 'smoke' ? 6 : 300) },
   { id: 'round-trip', run: roundTripScenario },
   { id: 'responsiveness', run: responsivenessScenario },
+  { id: 'clients', run: clientsScenario },
   { id: 'event-latency', run: eventLatencyScenario },
   { id: 'scale', run: scaleScenario },
   { id: 'agents', quick: false, run: agentsScenario },

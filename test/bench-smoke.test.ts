@@ -30,15 +30,22 @@ describe('bench --smoke', () => {
 
       const results = JSON.parse(readFileSync(join(out, json), 'utf8')) as BenchResults;
       const ids = results.scenarios.map((scenario) => scenario.id);
-      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'event-latency', 'scale', 'agents']);
+      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'clients', 'event-latency', 'scale', 'agents']);
       const expected = ['herdr', 'herdr-1', ...(tmuxInstalled ? ['tmux'] : [])] as const;
       for (const scenario of results.scenarios) {
         const [first] = scenario.metrics;
         assert.ok(first, `${scenario.id} has figures`);
-        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : expected;
+        // The library's figures (the first) are herdr's alone; its CLI rows have the peer too.
+        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : scenario.id === 'clients' ? ['herdr', 'ceiling'] : expected;
         for (const contender of contenders) {
           const value = first.values[contender as keyof typeof first.values];
           assert.ok(value !== undefined && Number.isFinite(value), `${scenario.id}: ${first.name} for ${contender} is ${value}`);
+        }
+        if (scenario.id === 'clients') {
+          const cli = scenario.metrics.find((metric) => metric.name.startsWith('CLI'));
+          for (const contender of ['herdr', ...(tmuxInstalled ? ['tmux' as const] : []), 'ceiling'] as const) {
+            assert.ok(Number.isFinite(cli?.values[contender]), `clients: ${cli?.name} for ${contender}`);
+          }
         }
         if (scenario.id.startsWith('flood')) assert.ok((first.values.ceiling ?? 0) > 0, `${scenario.id} measured the ceiling`);
       }

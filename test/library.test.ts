@@ -71,6 +71,20 @@ describe('the client library', () => {
     assert.equal((await oneShot.call('ping', {})).type, 'pong');
   });
 
+  it('has a typed function for every method, grouped as the names are, the same as call', async () => {
+    const created = await client.workspace.create({ label: 'typed' });
+    const got = await client.call('workspace.get', { workspace_id: created.workspace.workspace_id });
+    assert.deepEqual((await client.workspace.get({ workspace_id: created.workspace.workspace_id })).workspace, got.workspace);
+    assert.equal((await client.ping()).type, 'pong');
+    assert.ok((await client.pane.list()).panes.some((pane) => pane.workspace_id === created.workspace.workspace_id));
+    await client.pane.sendInput({ pane_id: `${created.workspace.workspace_id}-1`, text: 'echo typed-$((6*7))' });
+    const matched = await client.pane.waitForOutput({ pane_id: `${created.workspace.workspace_id}-1`, source: 'recent', match: { type: 'substring', value: 'typed-42' }, timeout_ms: 10_000 });
+    assert.equal(matched.matched_line, 'typed-42');
+    await assert.rejects(client.pane.get({ pane_id: '99-99' }), (error: unknown) => error instanceof HerdrError && error.code === 'pane_not_found');
+    // @ts-expect-error not a method of the table; at run time the server says so
+    await assert.rejects(client.pane.readAll({ pane_id: '1-1' }), (error: unknown) => error instanceof HerdrError && error.code === 'invalid_request');
+  });
+
   it('subscribes: typed lines in order, an end when the connection closes, and a resume with since', async () => {
     const subscription = await client.subscribe([{ type: 'workspace.created' }, { type: 'workspace.closed' }]);
     const { workspace } = await client.call('workspace.create', { label: 'watched' });

@@ -25,7 +25,7 @@ const waited = await client.call('pane.wait_for_output', {
 });
 let code = 'none';
 try {
-  await client.call('pane.get', { pane_id: '99-99' });
+  await client.pane.get({ pane_id: '99-99' });
 } catch (error) {
   if (error instanceof HerdrError) code = error.code;
 }
@@ -41,7 +41,11 @@ export async function use(): Promise<string> {
   const { pane } = await client.call('pane.get', { pane_id: '1-1' });
   // @ts-expect-error pane_id is a string
   await client.call('pane.get', { pane_id: 1 });
-  return pane.stable_id;
+  const { read } = await client.pane.read({ pane_id: pane.pane_id, source: 'recent' });
+  // @ts-expect-error not a method of the table
+  await client.pane.readAll({ pane_id: '1-1' });
+  const stats = await client.server.stats();
+  return read.text + pane.stable_id + stats.version;
 }
 `;
 

@@ -1,17 +1,29 @@
 /**
  * docs/protocol.md and the code's tables must agree, in both directions: every
  * method of the method table is in the reference's method table and nothing
- * else is; the same for error codes, subscription kinds and event names.
+ * else is; the same for error codes, subscription kinds and event names. The
+ * committed docs/protocol.schema.json is what `herdr schema` prints and what
+ * the code generates, and names the same methods, events and error codes.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
-import { REPO_ROOT } from '../harness/server.js';
+import { HERDR_BIN, REPO_ROOT } from '../harness/server.js';
 import { ERROR_CODES } from '../src/protocol/errors.js';
+import { OVERFLOW_EVENT } from '../src/protocol/events.js';
+import { protocolJsonSchema } from '../src/protocol/json-schema.js';
 import { LIFECYCLE_KINDS, METHOD_PARAMS, WAITABLE_EVENTS } from '../src/protocol/methods.js';
 
 const doc = readFileSync(join(REPO_ROOT, 'docs', 'protocol.md'), 'utf8');
+const SCHEMA_FILE = join(REPO_ROOT, 'docs', 'protocol.schema.json');
+const committedSchema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as {
+  methods: Record<string, { params: object; result: object }>;
+  events: Record<string, object>;
+  error_codes: Record<string, string>;
+};
 
 /** The text of one section, from its heading to the next heading of the same or a higher level. */
 function section(heading: string): string {
@@ -36,6 +48,23 @@ function firstColumn(text: string): Set<string> {
 
 const sorted = (items: Iterable<string>) => [...items].sort();
 
+/** The error codes of §2's "Error codes:" item. */
+function documentedErrorCodes(): Set<string> {
+  const line = section('## 2. Envelopes').split('\n- ').find((item) => item.startsWith('Error codes:')) ?? '';
+  return new Set([...line.matchAll(/`([a-z_]+)`/g)].map((m) => m[1] ?? ''));
+}
+
+/** §9.2's table: the subscription kind and the event name of each row. */
+function documentedEvents(): { kinds: string[]; events: string[] } {
+  const rows = section('### 9.2 Event lines')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'));
+  return {
+    kinds: rows.map((row) => /^\| `([^`]+)`/.exec(row)?.[1] ?? ''),
+    events: rows.map((row) => /^\| `[^`]+` \| `([^`]+)`/.exec(row)?.[1] ?? ''),
+  };
+}
+
 describe('docs/protocol.md against the code', () => {
   it('lists exactly the methods of the method table (§5)', () => {
     const documented = firstColumn(section('## 5. Methods'));
@@ -43,20 +72,30 @@ describe('docs/protocol.md against the code', () => {
   });
 
   it('lists exactly the error codes (§2)', () => {
-    const text = section('## 2. Envelopes');
-    const line = text.split('\n- ').find((item) => item.startsWith('Error codes:')) ?? '';
-    const documented = new Set([...line.matchAll(/`([a-z_]+)`/g)].map((m) => m[1] ?? ''));
-    assert.deepEqual(sorted(documented), sorted(Object.keys(ERROR_CODES)));
+    assert.deepEqual(sorted(documentedErrorCodes()), sorted(Object.keys(ERROR_CODES)));
   });
 
   it('lists exactly the subscription kinds and event names (§9.2)', () => {
-    const rows = section('### 9.2 Event lines')
-      .split('\n')
-      .filter((line) => line.startsWith('| `'));
-    const kinds = rows.map((row) => /^\| `([^`]+)`/.exec(row)?.[1] ?? '');
-    const events = rows.map((row) => /^\| `[^`]+` \| `([^`]+)`/.exec(row)?.[1] ?? '');
+    const { kinds, events } = documentedEvents();
     assert.deepEqual(sorted(kinds), sorted([...LIFECYCLE_KINDS, 'pane.output_matched', 'pane.agent_state_changed']));
     assert.deepEqual(sorted(events), sorted([...WAITABLE_EVENTS, 'pane.output_matched']));
+  });
+
+  it('has the JSON Schema the code generates committed, and `herdr schema` prints it', async () => {
+    assert.deepEqual(committedSchema, protocolJsonSchema(), 'docs/protocol.schema.json is stale: npx herdr schema > docs/protocol.schema.json');
+    const { stdout } = await promisify(execFile)(process.execPath, [HERDR_BIN, 'schema']);
+    assert.equal(stdout, readFileSync(SCHEMA_FILE, 'utf8'));
+  });
+
+  it('names in the schema the methods, events and error codes the reference lists', () => {
+    assert.deepEqual(sorted(Object.keys(committedSchema.methods)), sorted(firstColumn(section('## 5. Methods'))));
+    for (const [method, { params, result }] of Object.entries(committedSchema.methods)) {
+      assert.equal((params as { type?: string }).type, 'object', `${method} params`);
+      assert.equal((result as { type?: string }).type, 'object', `${method} result`);
+    }
+    assert.deepEqual(sorted(Object.keys(committedSchema.events)), sorted([...documentedEvents().events, OVERFLOW_EVENT]));
+    assert.ok(section('### 9.4 A slow reader').includes(OVERFLOW_EVENT));
+    assert.deepEqual(sorted(Object.keys(committedSchema.error_codes)), sorted(documentedErrorCodes()));
   });
 
   it('is where every section the source cites is', () => {

@@ -10,7 +10,7 @@ import { eventually } from '../../harness/poll.js';
 import { HERDR_BIN, type LocalServer, startServer } from '../../harness/server.js';
 import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';
 import { pool } from '../measure.js';
-import type { HostName, OutputWatch, PaneHost, QueryKind } from './host.js';
+import type { CliKind, HostName, OutputWatch, PaneHost, QueryKind } from './host.js';
 
 /** Whole-line regex for a literal (wait_for_output regexes are RE2, line by line). */
 export function exactLine(line: string): string {
@@ -110,10 +110,21 @@ export class HerdrHost implements PaneHost {
 
   /** The same round trip as a shell script makes it: `herdr pane run`, then `herdr wait output`, each its own process. */
   async echoRoundTripByCli(pane: string, token: string, timeoutMs: number): Promise<void> {
-    const herdr = (...args: string[]) =>
-      runFile(process.execPath, [HERDR_BIN, ...args, '--socket', this.socketPath], { env: this.environment.env, timeout: timeoutMs });
-    await herdr('pane', 'run', pane, `echo ${token}`);
-    await herdr('wait', 'output', pane, '--match', exactLine(token), '--regex', '--lines', '10', '--timeout', String(timeoutMs));
+    await this.herdr(['pane', 'run', pane, `echo ${token}`], timeoutMs);
+    await this.herdr(['wait', 'output', pane, '--match', exactLine(token), '--regex', '--lines', '10', '--timeout', String(timeoutMs)], timeoutMs);
+  }
+
+  async runCli(kind: CliKind, pane: string): Promise<void> {
+    if (kind === 'version') await runFile(process.execPath, [HERDR_BIN, '--version'], { env: this.environment.env });
+    else if (kind === 'list') await this.herdr(['workspace', 'list']);
+    else if (kind === 'pane status') await this.herdr(['pane', 'get', pane]);
+    else if (kind === 'read 80 lines') await this.herdr(['pane', 'read', pane, '--lines', '80']);
+    else await this.herdr(['pane', 'run', pane, 'true']);
+  }
+
+  /** The `herdr` command against this server, as its own process. */
+  private herdr(args: string[], timeoutMs = 30_000) {
+    return runFile(process.execPath, [HERDR_BIN, ...args, '--socket', this.socketPath], { env: this.environment.env, timeout: timeoutMs });
   }
 
   async query(kind: QueryKind, pane: string): Promise<void> {

@@ -14,6 +14,16 @@ export type HostName = 'herdr' | 'herdr-1' | 'tmux';
 export type QueryKind = 'liveness' | 'pane status' | 'read 80 lines';
 export const QUERY_KINDS: readonly QueryKind[] = ['liveness', 'pane status', 'read 80 lines'];
 
+/**
+ * One command a shell script runs, by kind, as its own process: "version"
+ * (`herdr --version`, `tmux -V`), "list" (`herdr workspace list`, `tmux
+ * list-sessions`), "pane status" (`herdr pane get`, `tmux display-message` of
+ * the pane's fields), "read 80 lines" (`herdr pane read --lines 80`, `tmux
+ * capture-pane`), "type a line" (`herdr pane run`, `tmux send-keys … Enter`).
+ */
+export type CliKind = 'version' | 'list' | 'pane status' | 'read 80 lines' | 'type a line';
+export const CLI_KINDS: readonly CliKind[] = ['version', 'list', 'pane status', 'read 80 lines', 'type a line'];
+
 export interface PaneHost {
   readonly name: HostName;
   /** How the host is shown in reports. */
@@ -35,6 +45,8 @@ export interface PaneHost {
   echoRoundTrip(pane: string, token: string, timeoutMs: number): Promise<void>;
   /** Makes one request of `kind` about `pane`. */
   query(kind: QueryKind, pane: string): Promise<void>;
+  /** Runs the host's command-line client once, for `kind`, about `pane`. */
+  runCli(kind: CliKind, pane: string): Promise<void>;
   /**
    * Starts a pane running `command` and calls `onLine` with each printed line
    * that matches `pattern` (a whole-line regex) the moment the host tells a

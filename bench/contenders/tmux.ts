@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { eventually, sleep } from '../../harness/poll.js';
 import { type BenchEnvironment, COLS, PROMPT, ROWS, SHELL } from '../environment.js';
 import { cpuSeconds, rssBytes } from '../measure.js';
-import type { OutputWatch, PaneHost, QueryKind } from './host.js';
+import type { CliKind, OutputWatch, PaneHost, QueryKind } from './host.js';
 
 const run = promisify(execFile);
 /** Commands per client invocation (keeps argv well under the kernel's limit). */
@@ -148,12 +148,20 @@ export class TmuxHost implements PaneHost {
   }
 
   async query(kind: QueryKind, pane: string): Promise<void> {
+    // Every tmux request is a client invocation: the same as its command-line use.
     if (kind === 'liveness') await this.tmux('display-message', '-p', '');
-    else if (kind === 'pane status') await this.tmux('display-message', '-p', '-t', pane, PANE_FIELDS);
-    else await this.tmux('capture-pane', '-p', '-t', pane, '-S', String(ROWS - 80), '-E', String(ROWS - 1));
+    else await this.runCli(kind, pane);
   }
 
   /** The pane runs in a session of its own, so the control client hears only it. */
+  async runCli(kind: CliKind, pane: string): Promise<void> {
+    if (kind === 'version') await this.tmux('-V');
+    else if (kind === 'list') await this.tmux('list-sessions');
+    else if (kind === 'pane status') await this.tmux('display-message', '-p', '-t', pane, PANE_FIELDS);
+    else if (kind === 'read 80 lines') await this.tmux('capture-pane', '-p', '-t', pane, '-S', String(ROWS - 80), '-E', String(ROWS - 1));
+    else await this.tmux('send-keys', '-t', pane, 'true', 'Enter');
+  }
+
   async watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch> {
     const session = `watch-${++this.watches}`;
     await this.tmux('new-session', '-d', '-s', session, '-x', String(COLS), '-y', String(ROWS), command);

@@ -7,7 +7,7 @@ export const CONTENDER_LABELS: Record<ContenderName, string> = {
   herdr: 'herdr',
   'herdr-1': 'herdr --workers 1',
   tmux: 'tmux',
-  ceiling: 'raw PTY ceiling',
+  ceiling: 'ceiling',
 };
 
 /** How contenders line up in tables and charts. */

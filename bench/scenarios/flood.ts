@@ -73,7 +73,7 @@ export async function floodScenario(context: BenchContext, id: string, paneCount
   return {
     id,
     title: `Flood, ${paneCount} panes`,
-    method: `${paneCount} panes each cat ${(inputBytes / MB).toFixed(2)} MB of 118-column text (${megabytes.toFixed(0)} MB in all) until every pane's last line is readable; each host first floods an eighth of it untimed; median of ${repetitions}.`,
+    method: `${paneCount} panes each cat ${(inputBytes / MB).toFixed(2)} MB of 118-column text (${megabytes.toFixed(0)} MB in all) until every pane's last line is readable; each host first floods an eighth of it untimed; median of ${repetitions}. Ceiling: node-pty reading the same shells and discarding the bytes (no emulator, no history).`,
     metrics: [throughputMetric, cpuPerMbMetric, cpu.metric('server CPU', 'CPU s', 'lower')],
     targets: measured([
       ratioTarget(throughputMetric, 'herdr', 'tmux', atHundred ? 1.5 : 1.0),

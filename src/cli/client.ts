@@ -13,6 +13,7 @@ import type { TypedEventLine } from '../protocol/events.js';
 import type { MethodInput, MethodName, MethodResults, SubscriptionSpec } from '../protocol/methods.js';
 import type { AgentState } from '../protocol/objects.js';
 import { resolveSocketPath } from '../protocol/socket-path.js';
+import { type MethodGroup, methodGroup } from './method-groups.js';
 import { Subscription } from './subscription.js';
 import { ConnectionError, HerdrError, connectError, lineReader } from './wire.js';
 
@@ -137,12 +138,26 @@ export interface HerdrClientOptions {
  */
 export class HerdrClient {
   readonly socketPath: string;
+  /** Typed methods: `client.workspace.create({ cwd })` is `call('workspace.create', { cwd })`. */
+  readonly workspace: MethodGroup<'workspace'>;
+  readonly pane: MethodGroup<'pane'>;
+  readonly events: MethodGroup<'events'>;
+  readonly server: MethodGroup<'server'>;
   private readonly keepAlive: boolean;
   private connection: Promise<HerdrConnection> | undefined;
 
   constructor(options: HerdrClientOptions = {}) {
     this.socketPath = options.socketPath ?? resolveSocketPath();
     this.keepAlive = options.keepAlive ?? true;
+    const call = (method: MethodName, params: object) => this.call(method, params as MethodInput<typeof method>);
+    this.workspace = methodGroup('workspace', call);
+    this.pane = methodGroup('pane', call);
+    this.events = methodGroup('events', call);
+    this.server = methodGroup('server', call);
+  }
+
+  ping(): Promise<MethodResults['ping']> {
+    return this.call('ping', {});
   }
 
   async call<M extends MethodName>(method: M, params: MethodInput<M>): Promise<MethodResults[M]> {

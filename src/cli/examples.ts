@@ -21,6 +21,7 @@ export const EXAMPLES: Record<string, string> = {
   'wait output': "herdr wait output 1-1 --match 'tests passed' --timeout 60000",
   'wait agent-state': 'herdr wait agent-state 1-1 --state idle --timeout 600000',
   'completion': 'source <(herdr completion bash)',
+  'schema': 'herdr schema > protocol.schema.json',
 };
 
 /** Adds its example to every command that has one (and says nothing for the groups). */

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../protocol/version.js';
 import { addCompletionCommands } from './commands/completion.js';
 import { addPaneCommands } from './commands/pane.js';
+import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
 import { addWaitCommands } from './commands/wait.js';
 import { addWorkspaceCommands } from './commands/workspace.js';
@@ -22,6 +23,7 @@ addWorkspaceCommands(program);
 addPaneCommands(program);
 addWaitCommands(program);
 addCompletionCommands(program);
+addSchemaCommand(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

@@ -1,37 +1,67 @@
-/** Event lines of docs/protocol.md §9.2, as written to subscribers. */
-import type { AgentName, AgentState, PaneInfo, PaneRead, WorkspaceInfo } from './objects.js';
+/** Event lines of docs/protocol.md §9.2, as written to subscribers: one schema per event's data. */
+import { z } from 'zod';
+import { AGENT_NAMES, AGENT_STATES, paneInfoSchema, paneReadSchema, workspaceInfoSchema } from './objects.js';
 
-interface PaneRef {
-  pane_id: string;
-  workspace_id: string;
-}
+const paneRef = { pane_id: z.string(), workspace_id: z.string() };
 
-/** Lifecycle events: underscore names, `type` repeated in `data`. */
-export interface LifecycleEvents {
-  workspace_created: { workspace: WorkspaceInfo };
-  workspace_closed: { workspace_id: string };
-  workspace_focused: { workspace_id: string };
-  pane_created: { pane: PaneInfo };
-  pane_closed: PaneRef;
-  pane_focused: PaneRef;
-  pane_exited: PaneRef & { exit_code?: number; signal?: number };
-  pane_agent_detected: PaneRef & { agent?: AgentName };
-}
+/** Lifecycle events: underscore names, `type` repeated in `data` (the schemas leave `type` to `lifecycleData`). */
+export const LIFECYCLE_EVENT_DATA = {
+  workspace_created: z.object({ workspace: workspaceInfoSchema }),
+  workspace_closed: z.object({ workspace_id: z.string() }),
+  workspace_focused: z.object({ workspace_id: z.string() }),
+  pane_created: z.object({ pane: paneInfoSchema }),
+  pane_closed: z.object(paneRef),
+  pane_focused: z.object(paneRef),
+  pane_exited: z.object({ ...paneRef, exit_code: z.number().int().optional(), signal: z.number().int().optional() }),
+  pane_agent_detected: z.object({ ...paneRef, agent: z.enum(AGENT_NAMES).optional() }),
+} as const;
 
-export type LifecycleEventName = keyof LifecycleEvents;
+export type LifecycleEventName = keyof typeof LIFECYCLE_EVENT_DATA;
+export type LifecycleEvents = { [E in LifecycleEventName]: z.output<(typeof LIFECYCLE_EVENT_DATA)[E]> };
 
 /** Parameterised events: dotted names, no `type`. */
-export interface StreamEvents {
-  'pane.output_matched': { pane_id: string; matched_line: string; read: PaneRead };
-  'pane.agent_state_changed': PaneRef & { state: AgentState; agent?: AgentName };
-}
+export const STREAM_EVENT_DATA = {
+  'pane.output_matched': z.object({ pane_id: z.string(), matched_line: z.string(), read: paneReadSchema }),
+  'pane.agent_state_changed': z.object({ ...paneRef, state: z.enum(AGENT_STATES), agent: z.enum(AGENT_NAMES).optional() }),
+} as const;
+
+export type StreamEvents = { [E in keyof typeof STREAM_EVENT_DATA]: z.output<(typeof STREAM_EVENT_DATA)[E]> };
+
+export const OVERFLOW_EVENT = 'subscription_overflow';
+const overflowData = z.object({ dropped_after_seq: z.number().int().optional() });
 
 export type EventName = LifecycleEventName | keyof StreamEvents;
 
+const seq = z.number().int().min(1).optional().describe('EXT: server-wide sequence number; later events have larger ones');
+
+const lifecycleLine = <E extends LifecycleEventName, S extends z.ZodRawShape>(event: E, data: z.ZodObject<S>) =>
+  z.object({ event: z.literal(event), data: z.object({ type: z.literal(event), ...data.shape }), seq });
+const streamLine = <E extends keyof StreamEvents, S extends z.ZodRawShape>(event: E, data: z.ZodObject<S>) =>
+  z.object({ event: z.literal(event), data, seq });
+const lifecycle = LIFECYCLE_EVENT_DATA;
+
+/** Every event line a client can receive, one member per event name. */
+export const eventLineSchema = z.discriminatedUnion('event', [
+  lifecycleLine('workspace_created', lifecycle.workspace_created),
+  lifecycleLine('workspace_closed', lifecycle.workspace_closed),
+  lifecycleLine('workspace_focused', lifecycle.workspace_focused),
+  lifecycleLine('pane_created', lifecycle.pane_created),
+  lifecycleLine('pane_closed', lifecycle.pane_closed),
+  lifecycleLine('pane_focused', lifecycle.pane_focused),
+  lifecycleLine('pane_exited', lifecycle.pane_exited),
+  lifecycleLine('pane_agent_detected', lifecycle.pane_agent_detected),
+  streamLine('pane.output_matched', STREAM_EVENT_DATA['pane.output_matched']),
+  streamLine('pane.agent_state_changed', STREAM_EVENT_DATA['pane.agent_state_changed']),
+  z.object({ event: z.literal(OVERFLOW_EVENT), data: overflowData, seq }),
+]);
+
+/** An event line typed by its name, as a client receives it. */
+export type TypedEventLine = z.output<typeof eventLineSchema>;
+
+/** An event line as the server routes it: its data was built typed (`lifecycleData`, the stream events). */
 export interface EventLine {
-  event: EventName | 'subscription_overflow';
+  event: EventName | typeof OVERFLOW_EVENT;
   data: object;
-  /** EXT: server-wide sequence number; later events have larger ones. */
   seq?: number;
 }
 
@@ -41,9 +71,3 @@ export function lifecycleData<E extends LifecycleEventName>(
 ): { type: E } & LifecycleEvents[E] {
   return { type: event, ...data };
 }
-
-/** An event line typed by its name, as a client receives it. */
-export type TypedEventLine =
-  | { [E in LifecycleEventName]: { event: E; data: { type: E } & LifecycleEvents[E]; seq?: number } }[LifecycleEventName]
-  | { [E in keyof StreamEvents]: { event: E; data: StreamEvents[E]; seq?: number } }[keyof StreamEvents]
-  | { event: 'subscription_overflow'; data: { dropped_after_seq?: number }; seq?: number };

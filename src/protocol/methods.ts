@@ -1,11 +1,11 @@
 /**
  * One entry per socket method (docs/protocol.md §5, §5.1): its params schema (validated at
- * the server's edge) and, in `MethodResults`, its result. The server's router,
+ * the server's edge) and, in `METHOD_RESULTS`, its result. The server's router,
  * the client library and the CLI all take their types from here.
  */
 import { z } from 'zod';
-import type { EventLine } from './events.js';
-import { AGENT_STATES, type PaneInfo, type PaneRead, type ServerStats, type WorkspaceInfo } from './objects.js';
+import { eventLineSchema } from './events.js';
+import { AGENT_STATES, READ_SOURCES, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
 
 // herdr's clients may send `null` for an absent optional field (serde `Option`).
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -33,7 +33,7 @@ export type MatchSpec = z.output<typeof matchSchema>;
 
 const readWindow = {
   pane_id: paneId,
-  source: z.enum(['visible', 'recent']),
+  source: z.enum(READ_SOURCES),
   lines: optional(z.number().int().min(0)),
   strip_ansi: optional(z.boolean()),
 };
@@ -88,7 +88,7 @@ export const METHOD_PARAMS = {
   'pane.get': z.object({ pane_id: paneId }),
   'pane.read': z.object({
     pane_id: paneId,
-    source: z.enum(['visible', 'recent']),
+    source: z.enum(READ_SOURCES),
     lines: optional(z.number().int().min(0)),
     strip_ansi: optional(z.boolean()),
   }),
@@ -129,39 +129,42 @@ export type MethodParams<M extends MethodName> = z.output<(typeof METHOD_PARAMS)
 /** Params as a client writes them. */
 export type MethodInput<M extends MethodName> = z.input<(typeof METHOD_PARAMS)[M]>;
 
-type Ok = { type: 'ok' };
-type WorkspaceResult = { type: 'workspace_info'; workspace: WorkspaceInfo };
-type PaneResult = { type: 'pane_info'; pane: PaneInfo };
+const ok = z.object({ type: z.literal('ok') });
+const workspaceResult = z.object({ type: z.literal('workspace_info'), workspace: workspaceInfoSchema });
+const paneResult = z.object({ type: z.literal('pane_info'), pane: paneInfoSchema });
 
-export interface MethodResults {
-  ping: { type: 'pong'; version: string };
-  'workspace.list': { type: 'workspace_list'; workspaces: WorkspaceInfo[] };
-  'workspace.get': WorkspaceResult;
-  'workspace.create': WorkspaceResult;
-  'workspace.focus': WorkspaceResult;
-  'workspace.rename': WorkspaceResult;
-  'workspace.close': Ok;
-  'pane.list': { type: 'pane_list'; panes: PaneInfo[] };
-  'pane.get': PaneResult;
-  'pane.read': { type: 'pane_read'; read: PaneRead };
-  'pane.send_text': Ok;
-  'pane.send_keys': Ok;
-  'pane.send_input': Ok;
-  'pane.split': PaneResult;
-  'pane.close': Ok;
-  'pane.resize': PaneResult;
-  'pane.wait_for_output': {
-    type: 'output_matched';
-    pane_id: string;
-    revision: number;
-    matched_line: string;
-    read: PaneRead;
-  };
-  'events.subscribe': { type: 'subscription_started' };
-  'events.wait': { type: 'event_matched'; event: EventLine };
-  'server.stop': Ok;
-  'server.stats': { type: 'server_stats' } & ServerStats;
-}
+/** Each method's result, as the server answers it (docs/protocol.md §5). */
+export const METHOD_RESULTS = {
+  ping: z.object({ type: z.literal('pong'), version: z.string() }),
+  'workspace.list': z.object({ type: z.literal('workspace_list'), workspaces: z.array(workspaceInfoSchema) }),
+  'workspace.get': workspaceResult,
+  'workspace.create': workspaceResult,
+  'workspace.focus': workspaceResult,
+  'workspace.rename': workspaceResult,
+  'workspace.close': ok,
+  'pane.list': z.object({ type: z.literal('pane_list'), panes: z.array(paneInfoSchema) }),
+  'pane.get': paneResult,
+  'pane.read': z.object({ type: z.literal('pane_read'), read: paneReadSchema }),
+  'pane.send_text': ok,
+  'pane.send_keys': ok,
+  'pane.send_input': ok,
+  'pane.split': paneResult,
+  'pane.close': ok,
+  'pane.resize': paneResult,
+  'pane.wait_for_output': z.object({
+    type: z.literal('output_matched'),
+    pane_id: z.string(),
+    revision: z.number().int().min(0),
+    matched_line: z.string(),
+    read: paneReadSchema,
+  }),
+  'events.subscribe': z.object({ type: z.literal('subscription_started') }),
+  'events.wait': z.object({ type: z.literal('event_matched'), event: eventLineSchema }),
+  'server.stop': ok,
+  'server.stats': serverStatsSchema.extend({ type: z.literal('server_stats') }),
+} as const satisfies Record<MethodName, z.ZodType>;
+
+export type MethodResults = { [M in MethodName]: z.output<(typeof METHOD_RESULTS)[M]> };
 
 export function isMethodName(name: string): name is MethodName {
   return Object.hasOwn(METHOD_PARAMS, name);

@@ -1,75 +1,78 @@
-/** The objects of docs/protocol.md §4 as they travel on the wire. */
+/**
+ * The objects of docs/protocol.md §4 as they travel on the wire. Schemas, so
+ * that `herdr schema` (docs/protocol.schema.json) describes results from the
+ * same definitions the code's types come from.
+ */
+import { z } from 'zod';
+import { AGENT_NAMES, AGENT_STATES, READ_SOURCES } from './enums.js';
 
-export const AGENT_STATES = ['idle', 'working', 'blocked', 'unknown'] as const;
-export type AgentState = (typeof AGENT_STATES)[number];
+export * from './enums.js';
 
-export const AGENT_NAMES = [
-  'pi', 'claude', 'codex', 'gemini', 'cursor', 'cline', 'opencode', 'copilot', 'kimi', 'droid', 'amp',
-] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
+const count = z.number().int().min(0);
 
-export interface WorkspaceInfo {
-  workspace_id: string;
-  number: number;
-  label: string;
-  focused: boolean;
-  pane_count: number;
-  agent_state: AgentState;
-  stable_id: string;
-}
+export const workspaceInfoSchema = z.object({
+  workspace_id: z.string(),
+  number: z.number().int().min(1),
+  label: z.string(),
+  focused: z.boolean(),
+  pane_count: count,
+  agent_state: z.enum(AGENT_STATES),
+  stable_id: z.string(),
+});
+export type WorkspaceInfo = z.output<typeof workspaceInfoSchema>;
 
-export interface PaneInfo {
-  pane_id: string;
-  workspace_id: string;
-  focused: boolean;
-  cwd?: string;
-  agent?: AgentName;
-  agent_state: AgentState;
-  revision: number;
-  stable_id: string;
-  cols: number;
-  rows: number;
-  pid: number;
-  title?: string;
-}
+export const paneInfoSchema = z.object({
+  pane_id: z.string(),
+  workspace_id: z.string(),
+  focused: z.boolean(),
+  cwd: z.string().optional(),
+  agent: z.enum(AGENT_NAMES).optional(),
+  agent_state: z.enum(AGENT_STATES),
+  revision: count,
+  stable_id: z.string(),
+  cols: z.number().int().min(1),
+  rows: z.number().int().min(1),
+  pid: z.number().int(),
+  title: z.string().optional(),
+});
+export type PaneInfo = z.output<typeof paneInfoSchema>;
 
-export type ReadSource = 'visible' | 'recent';
+export const paneReadSchema = z.object({
+  pane_id: z.string(),
+  workspace_id: z.string(),
+  source: z.enum(READ_SOURCES),
+  text: z.string(),
+  revision: count,
+  truncated: z.boolean(),
+  stable_id: z.string(),
+});
+export type PaneRead = z.output<typeof paneReadSchema>;
 
-export interface PaneRead {
-  pane_id: string;
-  workspace_id: string;
-  source: ReadSource;
-  text: string;
-  revision: number;
-  truncated: boolean;
-  stable_id: string;
-}
+export const shardStatsSchema = z.object({
+  shard_id: count,
+  workspaces: count,
+  panes: count,
+  bytes_parsed: count,
+  matchers: count,
+  heap_used_bytes: count,
+});
+export type ShardStats = z.output<typeof shardStatsSchema>;
 
-export interface ShardStats {
-  shard_id: number;
-  workspaces: number;
-  panes: number;
-  bytes_parsed: number;
-  matchers: number;
-  heap_used_bytes: number;
-}
-
-export interface ServerStats {
-  version: string;
-  uptime_ms: number;
-  workspaces: number;
-  panes: number;
-  connections: number;
-  subscriptions: number;
-  waits: number;
-  matchers: number;
-  events_emitted: number;
-  rss_bytes: number;
-  heap_used_bytes: number;
-  loop_delay_p99_ms: number;
-  /** The worst main-thread event-loop stall over the last 10–20 s. */
-  loop_delay_max_ms: number;
-  /** CPU time (user + system) the whole server process has used, all threads. */
-  cpu_ms: number;
-  shards: ShardStats[];
-}
+export const serverStatsSchema = z.object({
+  version: z.string(),
+  uptime_ms: z.number().min(0),
+  workspaces: count,
+  panes: count,
+  connections: count,
+  subscriptions: count,
+  waits: count,
+  matchers: count,
+  events_emitted: count,
+  rss_bytes: count,
+  heap_used_bytes: count,
+  loop_delay_p99_ms: z.number().min(0),
+  loop_delay_max_ms: z.number().min(0).describe('the worst main-thread event-loop stall over the last 10–20 s'),
+  cpu_ms: z.number().min(0).describe('CPU time (user + system) the whole server process has used, all threads'),
+  shards: z.array(shardStatsSchema),
+});
+export type ServerStats = z.output<typeof serverStatsSchema>;

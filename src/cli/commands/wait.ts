@@ -1,7 +1,7 @@
 /** `herdr wait output` and `herdr wait agent-state` (docs/protocol.md §11). */
 import type { Command } from 'commander';
 import { HerdrClient, HerdrError } from '../client.js';
-import { AGENT_STATES, type AgentState } from '../../protocol/objects.js';
+import { AGENT_STATES, type AgentState } from '../../protocol/enums.js';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
 import { type SocketOption, fail, printJson, send } from '../output.js';

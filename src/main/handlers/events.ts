@@ -1,6 +1,6 @@
 /** `events.subscribe` (docs/protocol.md §9) and `events.wait` (EXT). */
 import { ProtocolError } from '../../protocol/errors.js';
-import type { EventLine } from '../../protocol/events.js';
+import type { EventLine, TypedEventLine } from '../../protocol/events.js';
 import { LIFECYCLE_KINDS, type LifecycleKind, type Subscription, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
 import type { AgentState } from '../../protocol/objects.js';
 import { EventStream } from '../event-stream.js';
@@ -135,7 +135,8 @@ export function registerEventHandlers(router: Router, session: Session): void {
       const { finish, cleanups } = openWait(session, connection, reject);
       cleanups.push(
         events.listen((event) => {
-          if (matches(event)) finish(() => resolve({ type: 'event_matched', event: event.line }));
+          // The line's data was built from the typed event tables (protocol/events.ts).
+          if (matches(event)) finish(() => resolve({ type: 'event_matched', event: event.line as TypedEventLine }));
         }),
       );
       cleanups.push(deadline(params.timeout_ms, () => finish(() => reject(new ProtocolError('timeout', 'timed out waiting for event')))));

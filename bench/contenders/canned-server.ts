@@ -1,0 +1,28 @@
+/**
+ * The ceiling for requests: a process that answers every request line on a
+ * unix socket at once with a canned `pane.get` answer, doing nothing else.
+ * The library against it costs what the socket, JSON and the client cost;
+ * what herdr adds on top is the server's work. Run as
+ * `node canned-server.js SOCKET`; prints "ready" once listening.
+ */
+import { createServer } from 'node:net';
+import { lineReader } from '../../src/cli/wire.js';
+
+const CANNED_RESULT = {
+  type: 'pane_info',
+  pane: {
+    pane_id: '1-1', workspace_id: '1', focused: true, cwd: '/tmp/herdr-bench', agent_state: 'unknown',
+    revision: 42, stable_id: 'w1:p1', cols: 120, rows: 40, pid: 4242,
+  },
+};
+
+const socketPath = process.argv[2];
+if (!socketPath) throw new Error('usage: canned-server.js SOCKET');
+createServer((socket) => {
+  socket.on('error', () => undefined);
+  lineReader(socket, (line) => {
+    const request = JSON.parse(line) as { id?: string; keep_alive?: boolean };
+    socket.write(`${JSON.stringify({ id: request.id, result: CANNED_RESULT })}\n`);
+    if (request.keep_alive !== true) socket.end();
+  });
+}).listen(socketPath, () => console.log('ready'));

@@ -1,0 +1,99 @@
+/**
+ * The result and event schemas (what `herdr schema` publishes) describe what
+ * the server really sends: every method is called against a real server and
+ * its answer must parse to itself (no field missing, mistyped or unknown);
+ * every event line seen on the way must too.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { z } from 'zod';
+import { HerdrClient, type MethodName, type TypedEventLine } from '../src/index.js';
+import { eventLineSchema } from '../src/protocol/events.js';
+import { METHOD_PARAMS, METHOD_RESULTS } from '../src/protocol/methods.js';
+import { EventClient } from './helpers/events.js';
+import { REPO_ROOT, startServer } from './helpers/server.js';
+
+const FAKE_AGENTS = join(REPO_ROOT, 'test', 'fixtures', 'bin');
+
+/** Parsing keeps only the fields a schema knows: an answer that comes out unchanged has no unknown ones. */
+function assertDescribes(schema: z.ZodType, value: unknown, what: string): void {
+  const parsed = schema.safeParse(value);
+  assert.ok(parsed.success, `${what}: ${parsed.success ? '' : parsed.error.message}`);
+  assert.deepEqual(parsed.data, value, `${what}: fields the schema does not know`);
+}
+
+describe('result and event schemas', () => {
+  it('describe every answer and every event line of a session that calls every method', async () => {
+    const server = await startServer({ env: { PATH: `${FAKE_AGENTS}:${process.env.PATH}` } });
+    const client = new HerdrClient({ socketPath: server.socketPath });
+    const seen = new Set<MethodName>();
+    const check = async <M extends MethodName>(method: M, result: Promise<unknown>) => {
+      assertDescribes(METHOD_RESULTS[method], await result, method);
+      seen.add(method);
+    };
+    const lines: TypedEventLine[] = [];
+    try {
+      const subscription = await client.subscribe([
+        { type: 'workspace.created' }, { type: 'workspace.closed' }, { type: 'workspace.focused' },
+        { type: 'pane.created' }, { type: 'pane.closed' }, { type: 'pane.focused' }, { type: 'pane.exited' },
+        { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true },
+      ]);
+      seen.add('events.subscribe'); // its ack: the next test
+      const collecting = (async () => { for await (const line of subscription) lines.push(line); })();
+
+      await check('ping', client.ping());
+      const { workspace } = await client.workspace.create({ cwd: server.dir, label: 'schemas' });
+      const ws = workspace.workspace_id;
+      const matches = await client.subscribe([{ type: 'pane.output_matched', pane_id: `${ws}-1`, source: 'recent', match: { type: 'substring', value: 'schema-' } }]);
+      const exited = client.events.wait({ match_event: { event: 'pane_exited' }, timeout_ms: 10_000 });
+      exited.catch(() => undefined); // awaited below; if an earlier check fails, its lost connection is not the news
+      await check('workspace.create', client.workspace.create({ cwd: server.dir, command: ['/bin/sh', '-c', 'sleep 0.3; exit 4'] }));
+      await check('workspace.list', client.workspace.list());
+      await check('workspace.get', client.workspace.get({ workspace_id: ws }));
+      await check('workspace.focus', client.workspace.focus({ workspace_id: ws }));
+      await check('workspace.rename', client.workspace.rename({ workspace_id: ws, label: 'renamed' }));
+      await check('pane.list', client.pane.list());
+      await check('pane.get', client.pane.get({ pane_id: `${ws}-1` }));
+      await check('pane.send_text', client.pane.sendText({ pane_id: `${ws}-1`, text: 'echo schema-' }));
+      await check('pane.send_keys', client.pane.sendKeys({ pane_id: `${ws}-1`, keys: ['Enter'] }));
+      await check('pane.wait_for_output', client.pane.waitForOutput({ pane_id: `${ws}-1`, source: 'recent', match: { type: 'substring', value: 'schema-' }, timeout_ms: 10_000 }));
+      await check('pane.read', client.pane.read({ pane_id: `${ws}-1`, source: 'recent', lines: 5 }));
+      await check('pane.send_input', client.pane.sendInput({ pane_id: `${ws}-1`, text: 'pi' })); // the fake agent
+      await client.waitForOutput(`${ws}-1`, 'done', { source: 'visible', timeoutMs: 10_000 });
+      for await (const line of matches) {
+        lines.push(line);
+        break;
+      }
+      await check('pane.split', client.pane.split({ target_pane_id: `${ws}-1`, direction: 'right' }));
+      await check('pane.resize', client.pane.resize({ pane_id: `${ws}-2`, cols: 40, rows: 10 }));
+      await check('pane.close', client.pane.close({ pane_id: `${ws}-2` }));
+      await check('events.wait', exited);
+      await check('server.stats', client.server.stats());
+      await check('workspace.close', client.workspace.close({ workspace_id: ws }));
+      await check('server.stop', client.server.stop());
+      await collecting;
+    } finally {
+      client.close();
+      await server.stop();
+    }
+    assert.deepEqual([...seen].sort(), Object.keys(METHOD_PARAMS).sort(), 'every method was called');
+    const names = new Set(lines.map((line) => line.event));
+    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.output_matched'];
+    for (const name of expected) {
+      assert.ok(names.has(name as TypedEventLine['event']), `saw ${name} (saw: ${[...names].join(', ')})`);
+    }
+    lines.forEach((line, i) => assertDescribes(eventLineSchema, line, `event line ${i} (${line.event})`));
+  });
+
+  it('describe the ack of events.subscribe', async () => {
+    const server = await startServer();
+    try {
+      const stream = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.created' }] });
+      assertDescribes(METHOD_RESULTS['events.subscribe'], stream.ack.result, 'events.subscribe');
+      stream.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
