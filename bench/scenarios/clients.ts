@@ -27,6 +27,9 @@ const CANNED_SERVER = fileURLToPath(new URL('../contenders/canned-server.js', im
 const IN_FLIGHT = 64;
 const runFile = promisify(execFile);
 
+/** A connection per request is slower: a quarter as many, at least 10. */
+const perRequestCount = (requests: number) => Math.max(10, Math.round(requests / 4));
+
 type LibraryMode = 'one connection, one at a time' | `one connection, ${typeof IN_FLIGHT} in flight` | 'a connection per request';
 
 /** One round of library requests against `socketPath`: each mode's requests per second, and the latencies of the serial ones. */
@@ -46,8 +49,8 @@ async function libraryRound(socketPath: string, paneId: string, requests: number
       await pool(Array.from({ length: requests }), IN_FLIGHT, async () => void (await keptAlive.pane.get(params)));
       return [];
     });
-    const perRequestCount = Math.max(10, Math.round(requests / 4));
-    const perRequest = await rate(perRequestCount, () => sampleMs(perRequestCount, 0, async () => void (await oneShot.pane.get(params))));
+    const oneShots = perRequestCount(requests);
+    const perRequest = await rate(oneShots, () => sampleMs(oneShots, 0, async () => void (await oneShot.pane.get(params))));
     return new Map<LibraryMode, { perSecond: number; times: number[] }>([
       ['one connection, one at a time', serial],
       [`one connection, ${IN_FLIGHT} in flight`, parallel],
@@ -118,7 +121,7 @@ export async function clientsScenario(context: BenchContext): Promise<ScenarioRe
   return {
     id: 'clients',
     title: 'Requests through the library and the CLI (idle server)',
-    method: `Library: ${requests} pane.get requests per mode and turn over one kept-alive connection one at a time, the same with ${IN_FLIGHT} in flight, and ${Math.max(10, Math.round(requests / 4))} with a connection each; ceiling: the same library against a process that answers every line at once with a canned answer. CLI: each command run as its own process ${cliSamples} times per turn (herdr --version / workspace list / pane get / pane read --lines 80 / pane run; tmux -V / list-sessions / display-message / capture-pane / send-keys); ceiling: node -e 0. ${turns} interleaved turns.`,
+    method: `Library: ${requests} pane.get requests per mode and turn over one kept-alive connection one at a time, the same with ${IN_FLIGHT} in flight, and ${perRequestCount(requests)} with a connection each; ceiling: the same library against a process that answers every line at once with a canned answer. CLI: each command run as its own process ${cliSamples} times per turn (herdr --version / workspace list / pane get / pane read --lines 80 / pane run; tmux -V / list-sessions / display-message / capture-pane / send-keys); ceiling: node -e 0. ${turns} interleaved turns.`,
     metrics,
     targets: [],
   };
