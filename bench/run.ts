@@ -20,6 +20,7 @@ import { agentsScenario } from './scenarios/agents.js';
 import { clientsScenario } from './scenarios/clients.js';
 import { eventLatencyScenario } from './scenarios/event-latency.js';
 import { floodScenario } from './scenarios/flood.js';
+import { hooksScenario } from './scenarios/hooks.js';
 import { responsivenessScenario } from './scenarios/responsiveness.js';
 import { roundTripScenario } from './scenarios/round-trip.js';
 import { scaleScenario } from './scenarios/scale.js';
@@ -32,6 +33,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'round-trip', run: roundTripScenario },
   { id: 'responsiveness', run: responsivenessScenario },
   { id: 'clients', run: clientsScenario },
+  { id: 'hooks', run: hooksScenario },
   { id: 'event-latency', run: eventLatencyScenario },
   { id: 'scale', run: scaleScenario },
   { id: 'agents', quick: false, run: agentsScenario },

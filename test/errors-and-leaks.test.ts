@@ -34,6 +34,7 @@ describe('error codes', () => {
       await expect('invalid_key', server.call('pane.send_keys', { pane_id: '1-1', keys: ['Hyper'] }));
       await expect('workspace_create_failed', server.call('workspace.create', { cwd: '/nonexistent' }));
       await expect('pane_split_failed', server.call('pane.split', { target_pane_id: '1-1', direction: 'down', command: ['/nonexistent'] }));
+      await expect('invalid_agent', server.call('pane.report_agent', { pane_id: '1-1', source: 'hook', agent: '', state: 'idle' }));
 
       // A pane that ignores SIGHUP makes the shutdown wait its 2 s grace; a request meanwhile is refused.
       await server.call('workspace.create', { cwd: server.dir, command: ['/bin/sh', '-c', "trap '' HUP; sleep 600"] });

@@ -15,7 +15,7 @@ import { HERDR_BIN, REPO_ROOT } from '../harness/server.js';
 import { ERROR_CODES } from '../src/protocol/errors.js';
 import { OVERFLOW_EVENT } from '../src/protocol/events.js';
 import { protocolJsonSchema } from '../src/protocol/json-schema.js';
-import { LIFECYCLE_KINDS, METHOD_PARAMS, WAITABLE_EVENTS } from '../src/protocol/methods.js';
+import { LIFECYCLE_KINDS, METHOD_PARAMS, WAITABLE_EVENTS, subscriptionSchema } from '../src/protocol/methods.js';
 
 const doc = readFileSync(join(REPO_ROOT, 'docs', 'protocol.md'), 'utf8');
 const SCHEMA_FILE = join(REPO_ROOT, 'docs', 'protocol.schema.json');
@@ -77,7 +77,12 @@ describe('docs/protocol.md against the code', () => {
 
   it('lists exactly the subscription kinds and event names (§9.2)', () => {
     const { kinds, events } = documentedEvents();
-    assert.deepEqual(sorted(kinds), sorted([...LIFECYCLE_KINDS, 'pane.output_matched', 'pane.agent_state_changed']));
+    const subscribable = subscriptionSchema.options.flatMap((option) => {
+      const type = option.shape.type;
+      return 'options' in type ? [...type.options] : [...type.values];
+    });
+    assert.deepEqual(sorted(kinds), sorted(subscribable));
+    assert.ok(LIFECYCLE_KINDS.every((kind) => kinds.includes(kind)));
     assert.deepEqual(sorted(events), sorted([...WAITABLE_EVENTS, 'pane.output_matched']));
   });
 

@@ -12,7 +12,7 @@ import { HerdrClient, type MethodName, type TypedEventLine } from '../src/index.
 import { eventLineSchema } from '../src/protocol/events.js';
 import { METHOD_PARAMS, METHOD_RESULTS } from '../src/protocol/methods.js';
 import { EventClient } from './helpers/events.js';
-import { REPO_ROOT, startServer } from './helpers/server.js';
+import { REPO_ROOT, eventually, startServer } from './helpers/server.js';
 
 const FAKE_AGENTS = join(REPO_ROOT, 'test', 'fixtures', 'bin');
 
@@ -38,6 +38,7 @@ describe('result and event schemas', () => {
         { type: 'workspace.created' }, { type: 'workspace.closed' }, { type: 'workspace.focused' },
         { type: 'pane.created' }, { type: 'pane.closed' }, { type: 'pane.focused' }, { type: 'pane.exited' },
         { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true },
+        { type: 'pane.command_finished' }, { type: 'pane.notification' },
       ]);
       seen.add('events.subscribe'); // its ack: the next test
       const collecting = (async () => { for await (const line of subscription) lines.push(line); })();
@@ -59,6 +60,21 @@ describe('result and event schemas', () => {
       await check('pane.send_keys', client.pane.sendKeys({ pane_id: `${ws}-1`, keys: ['Enter'] }));
       await check('pane.wait_for_output', client.pane.waitForOutput({ pane_id: `${ws}-1`, source: 'recent', match: { type: 'substring', value: 'schema-' }, timeout_ms: 10_000 }));
       await check('pane.read', client.pane.read({ pane_id: `${ws}-1`, source: 'recent', lines: 5 }));
+      const pane = `${ws}-1`;
+      await check('pane.report_agent', client.pane.reportAgent({
+        pane_id: pane, source: 'schemas', agent: 'mybot', state: 'blocked', message: 'why?', seq: 1_800_000_000_000_000_000n, agent_session_id: 's-1',
+      }));
+      await check('pane.report_agent_session', client.pane.reportAgentSession({
+        pane_id: pane, source: 'schemas', agent: 'mybot', seq: 1_800_000_000_000_000_001n, agent_session_id: 's-1', agent_session_path: '/tmp/s-1.jsonl',
+      }));
+      await client.pane.sendInput({ pane_id: pane, text: String.raw`printf ']133;C]133;D;3]777;notify;title;body'` });
+      await eventually(async () => {
+        const { pane: info } = await client.pane.get({ pane_id: pane });
+        return info.agent_session?.path !== undefined && info.last_exit_code === 3;
+      }, 'the reports and the exit code');
+      await check('pane.get', client.pane.get({ pane_id: pane }));
+      await check('pane.release_agent', client.pane.releaseAgent({ pane_id: pane, source: 'schemas', agent: 'mybot', seq: 1_800_000_000_000_000_002n }));
+      await check('pane.clear_agent_authority', client.pane.clearAgentAuthority({ pane_id: pane }));
       await check('pane.send_input', client.pane.sendInput({ pane_id: `${ws}-1`, text: 'pi' })); // the fake agent
       await client.waitForOutput(`${ws}-1`, 'done', { source: 'visible', timeoutMs: 10_000 });
       for await (const line of matches) {
@@ -79,7 +95,7 @@ describe('result and event schemas', () => {
     }
     assert.deepEqual([...seen].sort(), Object.keys(METHOD_PARAMS).sort(), 'every method was called');
     const names = new Set(lines.map((line) => line.event));
-    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.output_matched'];
+    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification'];
     for (const name of expected) {
       assert.ok(names.has(name as TypedEventLine['event']), `saw ${name} (saw: ${[...names].join(', ')})`);
     }

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { HerdrClient, HerdrConnection } from '../../src/cli/client.js';
+import { HerdrClient, HerdrConnection, call } from '../../src/cli/client.js';
 import { eventually } from '../../harness/poll.js';
 import { HERDR_BIN, type LocalServer, startServer } from '../../harness/server.js';
 import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';
@@ -24,6 +24,15 @@ async function keptAlive(socketPath: string): Promise<HerdrConnection> {
   const connection = await HerdrConnection.open(socketPath);
   await connection.call('ping', {});
   return connection;
+}
+
+/** Nanosecond-clock seqs, past 2^53 like real hooks' and increasing across the run. */
+let lastSeq = 1_800_000_000_000_000_000n;
+
+/** One hook report the way integrations send it: a connection of its own, one line, one answer. */
+export async function reportAgent(socketPath: string, pane: string, state: 'working' | 'idle'): Promise<void> {
+  const params = { pane_id: pane, source: 'bench:hook', agent: 'benchbot', state, seq: ++lastSeq };
+  await call('pane.report_agent', params, { socketPath, id: 'bench:hook' });
 }
 
 export class HerdrHost implements PaneHost {
@@ -131,6 +140,10 @@ export class HerdrHost implements PaneHost {
     if (kind === 'liveness') await this.connection.call('ping', {});
     else if (kind === 'pane status') await this.connection.call('pane.get', { pane_id: pane });
     else await this.connection.call('pane.read', { pane_id: pane, source: 'recent', lines: 80 });
+  }
+
+  async reportAgentState(pane: string, state: 'working' | 'idle'): Promise<void> {
+    await reportAgent(this.socketPath, pane, state);
   }
 
   async watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch> {

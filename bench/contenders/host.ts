@@ -54,6 +54,13 @@ export interface PaneHost {
    * control-mode client's `%output`).
    */
   watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch>;
+  /**
+   * What an agent's hook runs to record its state, once: herdr a
+   * `pane.report_agent` on a connection of its own with a nanosecond seq, as
+   * integrations send it; tmux `set-option -p @agent_state`, a client
+   * invocation, as tmux integrations record it.
+   */
+  reportAgentState(pane: string, state: 'working' | 'idle'): Promise<void>;
   /** Lists every pane once (herdr `pane.list`, tmux `list-panes -a`). */
   listPanes(): Promise<number>;
   closePanes(panes: readonly string[]): Promise<void>;

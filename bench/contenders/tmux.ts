@@ -162,6 +162,10 @@ export class TmuxHost implements PaneHost {
     else await this.tmux('send-keys', '-t', pane, 'true', 'Enter');
   }
 
+  async reportAgentState(pane: string, state: 'working' | 'idle'): Promise<void> {
+    await this.tmux('set-option', '-p', '-t', pane, '@agent_state', state);
+  }
+
   async watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch> {
     const session = `watch-${++this.watches}`;
     await this.tmux('new-session', '-d', '-s', session, '-x', String(COLS), '-y', String(ROWS), command);

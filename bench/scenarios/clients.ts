@@ -9,21 +9,16 @@
  * per command kind, herdr against tmux's own client; the ceiling is Node
  * starting and exiting (`node -e 0`), which no Node command can beat.
  */
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { HerdrClient } from '../../src/cli/client.js';
+import { withCannedServer } from '../contenders/canned-launcher.js';
 import { HerdrHost } from '../contenders/herdr.js';
 import { CLI_KINDS, type CliKind, type PaneHost } from '../contenders/host.js';
 import { pool } from '../measure.js';
 import type { ContenderName, Metric, ScenarioResult } from '../report/results.js';
 import { type BenchContext, LatencySet, SampleSet, rotated, sampleMs, sized, withHosts } from './context.js';
 
-const CANNED_SERVER = fileURLToPath(new URL('../contenders/canned-server.js', import.meta.url));
 const IN_FLIGHT = 64;
 const runFile = promisify(execFile);
 
@@ -61,22 +56,6 @@ async function libraryRound(socketPath: string, paneId: string, requests: number
   }
 }
 
-async function withCannedServer<T>(context: BenchContext, use: (socketPath: string) => Promise<T>): Promise<T> {
-  const socketPath = join(context.environment.dir, 'canned.sock');
-  rmSync(socketPath, { force: true }); // the last turn's server was killed, its socket file stays
-  const child = spawn(process.execPath, [CANNED_SERVER, socketPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    const lines = createInterface({ input: child.stdout });
-    await Promise.race([
-      once(lines, 'line'),
-      once(child, 'exit').then(([code]) => Promise.reject(new Error(`the canned server exited (${String(code)}) before listening`))),
-    ]);
-    return await use(socketPath);
-  } finally {
-    child.kill();
-  }
-}
-
 export async function clientsScenario(context: BenchContext): Promise<ScenarioResult> {
   const requests = sized(context, { smoke: 100, quick: 2000, full: 6000 });
   const cliSamples = sized(context, { smoke: 2, quick: 8, full: 20 });
@@ -106,7 +85,7 @@ export async function clientsScenario(context: BenchContext): Promise<ScenarioRe
         context.progress(`clients: ${host.name.padEnd(8)} ${requests} library requests per mode, ${cliSamples} runs of each command (turn ${turn + 1}/${turns})`);
       }
       if (context.ceiling) {
-        record('ceiling', await withCannedServer(context, (socketPath) => libraryRound(socketPath, '1-1', requests)));
+        record('ceiling', await withCannedServer(context.environment, (socketPath) => libraryRound(socketPath, '1-1', requests)));
         const nodeStart = await sampleMs(cliSamples, 0, async () => void (await runFile(process.execPath, ['-e', '0'], { env: context.environment.env })));
         for (const set of cli.values()) set.add('ceiling', nodeStart);
         context.progress(`clients: ceiling  canned answers and node -e 0 (turn ${turn + 1}/${turns})`);

@@ -15,7 +15,7 @@ import type { AgentState } from '../protocol/objects.js';
 import { resolveSocketPath } from '../protocol/socket-path.js';
 import { type MethodGroup, methodGroup } from './method-groups.js';
 import { Subscription } from './subscription.js';
-import { ConnectionError, HerdrError, connectError, lineReader } from './wire.js';
+import { ConnectionError, HerdrError, connectError, jsonLine, lineReader } from './wire.js';
 
 export { ConnectionError, HerdrError, lineReader, Subscription };
 
@@ -30,7 +30,7 @@ export function request(
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let answered = false;
-    socket.on('connect', () => socket.write(`${JSON.stringify({ id, method, params })}\n`));
+    socket.on('connect', () => socket.write(jsonLine({ id, method, params })));
     lineReader(socket, (line) => {
       answered = true;
       socket.end();
@@ -86,7 +86,7 @@ export class HerdrConnection {
     const id = `k${this.nextId++}`;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.socket.write(`${JSON.stringify({ id, method, params, keep_alive: true })}\n`);
+      this.socket.write(jsonLine({ id, method, params, keep_alive: true }));
     });
   }
 

@@ -1,5 +1,6 @@
 /** What every client connection shares: line framing and the two kinds of failure. */
 import type { Socket } from 'node:net';
+import { stringify as stringifyLossless } from 'lossless-json';
 import type { ErrorResponse } from '../protocol/envelope.js';
 import type { ErrorCode } from '../protocol/errors.js';
 
@@ -39,4 +40,17 @@ export function connectError(socketPath: string, error: NodeJS.ErrnoException): 
     return new ConnectionError(`no server at ${socketPath} (start one with: herdr server)`);
   }
   return new ConnectionError(`cannot reach the herdr server at ${socketPath}: ${error.message}`);
+}
+
+/**
+ * A message as one NDJSON line. JSON.stringify refuses bigints; a message
+ * with one (a hook's nanosecond `seq`) is written with its digits exact.
+ */
+export function jsonLine(message: object): string {
+  try {
+    return `${JSON.stringify(message)}\n`;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return `${stringifyLossless(message) ?? ''}\n`;
+  }
 }

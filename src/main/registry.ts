@@ -7,7 +7,7 @@
  * computed here at the edge and renumbered when something closes.
  */
 import { ProtocolError } from '../protocol/errors.js';
-import type { AgentName, AgentState, PaneInfo, WorkspaceInfo } from '../protocol/objects.js';
+import type { AgentSession, AgentSource, AgentState, PaneInfo, WorkspaceInfo } from '../protocol/objects.js';
 import { type LayoutNode, type SplitDirection, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
 
 export interface PaneFacts {
@@ -25,8 +25,14 @@ export interface PaneRecord extends PaneFacts {
   number: number;
   revision: number;
   title: string | undefined;
-  agent: AgentName | undefined;
+  /** A detected agent's name, or the label its hook reported. */
+  agent: string | undefined;
   agentState: AgentState;
+  agentSource: AgentSource | undefined;
+  agentMessage: string | undefined;
+  agentSession: AgentSession | undefined;
+  /** OSC 133 D: the exit code of the shell's last command. */
+  lastExitCode: number | undefined;
   /** docs/protocol.md §10.4: false once the pane turned idle while its workspace was not active. */
   seen: boolean;
 }
@@ -226,6 +232,10 @@ export class Registry {
       cwd: pane.cwd,
       agent: pane.agent,
       agent_state: pane.agentState,
+      agent_source: pane.agentSource,
+      agent_message: pane.agentMessage,
+      agent_session: pane.agentSession,
+      last_exit_code: pane.lastExitCode,
       revision: pane.revision,
       cols: pane.cols,
       rows: pane.rows,
@@ -263,6 +273,10 @@ export class Registry {
       title: undefined,
       agent: undefined,
       agentState: 'unknown',
+      agentSource: undefined,
+      agentMessage: undefined,
+      agentSession: undefined,
+      lastExitCode: undefined,
       seen: true,
     };
     workspace.panes.push(pane);

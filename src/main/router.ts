@@ -3,6 +3,7 @@
  * table, then the registered handler. A handler throws ProtocolError for an
  * answerable failure; anything else becomes `internal_error` naming the method.
  */
+import { isInteger, parse as parseLossless } from 'lossless-json';
 import { ProtocolError } from '../protocol/errors.js';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { isPlainObject } from '../protocol/envelope.js';
@@ -41,11 +42,36 @@ export interface ParsedRequest {
   keepAlive: boolean;
 }
 
+/** A run of digits that may be an integer past 2^53 (hooks' nanosecond seqs, ~1.8e18). */
+const LONG_DIGITS = /\d{16}/;
+
+/** A number as JSON text: a number, or a bigint for an integer a double cannot hold exactly. */
+function exactNumber(text: string): number | bigint {
+  const value = Number(text);
+  return Number.isSafeInteger(value) || !isInteger(text) ? value : BigInt(text);
+}
+
+/**
+ * JSON.parse, except that a line with a long digit run is parsed losslessly
+ * (slower, so only then); should that parser refuse the line, JSON.parse
+ * decides (it takes duplicate keys, and its errors are the ones documented).
+ */
+function parseJsonLine(line: string): unknown {
+  if (LONG_DIGITS.test(line)) {
+    try {
+      return parseLossless(line, null, exactNumber);
+    } catch {
+      // fall through
+    }
+  }
+  return JSON.parse(line);
+}
+
 /** Parses one line into a request, or throws `invalid_request` carrying whatever id could be read. */
 export function parseRequestLine(line: string): ParsedRequest {
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = parseJsonLine(line);
   } catch (error) {
     throw new RequestLineError('', `invalid JSON: ${(error as Error).message}`);
   }

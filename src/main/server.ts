@@ -8,6 +8,7 @@ import { type Server, createServer } from 'node:net';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { Connection, type ConnectionHandler, MAX_LINE_BYTES } from './connection.js';
 import { registerEventHandlers } from './handlers/events.js';
+import { registerAgentReportHandlers } from './handlers/agent-reports.js';
 import { registerPaneHandlers } from './handlers/pane.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerWaitHandlers } from './handlers/waits.js';
@@ -37,6 +38,7 @@ export class HerdrServer implements ConnectionHandler {
     });
     registerWorkspaceHandlers(this.router, this.session);
     registerPaneHandlers(this.router, this.session);
+    registerAgentReportHandlers(this.router, this.session);
     registerEventHandlers(this.router, this.session);
     registerWaitHandlers(this.router, this.session);
   }

@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 import { ProtocolError } from '../protocol/errors.js';
 import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
 import { lifecycleData } from '../protocol/events.js';
-import type { AgentName, AgentState, PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
-import type { PaneUpdate, ReadResult, SpawnParams } from '../protocol/thread.js';
+import type { PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
+import type { AgentPicture, ClearAuthority, HookReport, PaneNotification, PaneUpdate, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { VERSION } from '../protocol/version.js';
 import { EventBatch, EventHub, type EventMeta } from './events.js';
 import type { SplitDirection } from './layout.js';
@@ -178,6 +178,19 @@ export class Session implements ShardListener {
       .catch((error: unknown) => this.paneGone(pane, error, 'pane_send_failed'));
   }
 
+  /**
+   * Passes a hook report to the pane's shard, which applies the seq and
+   * authority rules (docs/protocol.md §10.5). Not awaited: hooks are answered at
+   * once, whatever the shard is busy with.
+   */
+  reportAgent(pane: PaneRecord, report: HookReport): void {
+    void this.shardOf(pane.workspace).request('hook', report).catch(() => undefined);
+  }
+
+  clearAgentAuthority(pane: PaneRecord, request: ClearAuthority): void {
+    void this.shardOf(pane.workspace).request('clearAuthority', request).catch(() => undefined);
+  }
+
   async resize(pane: PaneRecord, cols: number, rows: number): Promise<void> {
     await this.shardOf(pane.workspace)
       .request('resize', { paneUid: pane.uid, cols, rows })
@@ -256,14 +269,18 @@ export class Session implements ShardListener {
   }
 
   /** docs/protocol.md §10: cache the new facts, mark the seen flag (§10.4), emit the events. */
-  agentChanged(_shard: ShardHandle, paneUid: number, agent: AgentName | undefined, state: AgentState): void {
+  agentChanged(_shard: ShardHandle, paneUid: number, picture: AgentPicture): void {
     const pane = this.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;
+    const { agent, state } = picture;
     const agentChanged = pane.agent !== agent;
     const stateChanged = pane.agentState !== state;
     if (state === 'idle' && stateChanged && this.registry.activeWorkspace !== pane.workspace) pane.seen = false;
     pane.agent = agent;
     pane.agentState = state;
+    pane.agentSource = picture.source;
+    pane.agentMessage = picture.message;
+    pane.agentSession = picture.session;
     const ref = this.paneRef(pane);
     const meta = this.paneMeta(pane);
     if (agentChanged) {
@@ -272,6 +289,21 @@ export class Session implements ShardListener {
     if (stateChanged) {
       this.events.publish({ event: 'pane.agent_state_changed', data: { ...ref, state, ...(agent ? { agent } : {}) } }, meta);
     }
+  }
+
+  commandFinished(_shard: ShardHandle, paneUid: number, exitCode: number): void {
+    const pane = this.registry.paneByUid(paneUid);
+    if (!pane || this.stopping) return;
+    pane.lastExitCode = exitCode;
+    this.events.publish({ event: 'pane.command_finished', data: { ...this.paneRef(pane), exit_code: exitCode } }, this.paneMeta(pane));
+  }
+
+  notification(_shard: ShardHandle, paneUid: number, notification: PaneNotification): void {
+    const pane = this.registry.paneByUid(paneUid);
+    if (!pane || this.stopping) return;
+    const { notification: kind, title, body } = notification;
+    const data = { ...this.paneRef(pane), kind, ...(title === undefined ? {} : { title }), ...(body === undefined ? {} : { body }) };
+    this.events.publish({ event: 'pane.notification', data }, this.paneMeta(pane));
   }
 
   died(shard: ShardHandle, reason: string): void {

@@ -5,15 +5,25 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ProtocolError } from '../protocol/errors.js';
-import type { AgentName, AgentState } from '../protocol/objects.js';
 import type { WatchChange } from './watches.js';
-import type { FromShard, PaneUpdate, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
+import type {
+  AgentPicture,
+  FromShard,
+  PaneNotification,
+  PaneUpdate,
+  ShardInit,
+  ShardRequestKind,
+  ShardRequests,
+  ToShard,
+} from '../protocol/thread.js';
 
 export interface ShardListener {
   paneUpdates(shard: ShardHandle, updates: PaneUpdate[]): void;
   paneExited(shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void;
   matchChanged(shard: ShardHandle, matcherId: number, change: WatchChange): void;
-  agentChanged(shard: ShardHandle, paneUid: number, agent: AgentName | undefined, state: AgentState): void;
+  agentChanged(shard: ShardHandle, paneUid: number, picture: AgentPicture): void;
+  commandFinished(shard: ShardHandle, paneUid: number, exitCode: number): void;
+  notification(shard: ShardHandle, paneUid: number, notification: PaneNotification): void;
   died(shard: ShardHandle, reason: string): void;
 }
 
@@ -86,9 +96,19 @@ export class ShardHandle {
       case 'paneExited':
         this.listener.paneExited(this, message.paneUid, message.exitCode, message.signal);
         return;
-      case 'agentChanged':
-        this.listener.agentChanged(this, message.paneUid, message.agent, message.state);
+      case 'agentChanged': {
+        const { kind: _kind, paneUid, ...picture } = message;
+        this.listener.agentChanged(this, paneUid, picture);
         return;
+      }
+      case 'commandFinished':
+        this.listener.commandFinished(this, message.paneUid, message.exitCode);
+        return;
+      case 'notification': {
+        const { kind: _kind, paneUid, ...notification } = message;
+        this.listener.notification(this, paneUid, notification);
+        return;
+      }
       case 'matchChanged': {
         const { kind: _kind, matcherId, ...change } = message;
         this.listener.matchChanged(this, matcherId, change);

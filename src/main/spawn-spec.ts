@@ -5,6 +5,10 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The CLI of this installation (dist/src/main/ → bin/), for integrations that shell out to `herdr`. */
+export const HERDR_BIN_PATH = fileURLToPath(new URL('../../../bin/herdr.js', import.meta.url));
 
 /** Why `cwd` cannot be a pane's directory, or undefined when it can. */
 export function directoryProblem(cwd: string): string | undefined {
@@ -51,5 +55,6 @@ export function paneEnvironment(clientEnv: Record<string, string> | undefined, i
   env.HERDR_SOCKET_PATH = ids.socketPath;
   env.HERDR_WORKSPACE_ID = ids.workspaceStableId;
   env.HERDR_PANE_ID = ids.paneStableId;
+  env.HERDR_BIN_PATH = HERDR_BIN_PATH;
   return env;
 }

@@ -12,3 +12,11 @@ export type AgentName = (typeof AGENT_NAMES)[number];
 
 export const READ_SOURCES = ['visible', 'recent'] as const;
 export type ReadSource = (typeof READ_SOURCES)[number];
+
+/** Where a pane's agent state came from (docs/protocol.md §10): the agent's hook, the program's own status sequence, or the screen rules. */
+export const AGENT_SOURCES = ['hook', 'status', 'screen'] as const;
+export type AgentSource = (typeof AGENT_SOURCES)[number];
+
+/** How a program asked for attention (docs/protocol.md §10.6). */
+export const NOTIFICATION_KINDS = ['bell', 'osc9', 'osc777', 'osc99'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

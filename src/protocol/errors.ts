@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   pane_split_failed: 'the new pane could not start (bad cwd, bad command)',
   internal_error: 'a bug or a dead shard; the message says which',
   server_unavailable: 'the server is shutting down',
+  invalid_agent: 'an agent report without an agent label (empty or blank)',
   events_lost: 'EXT: events.subscribe `since` names events no longer retained',
 } as const;
 

@@ -1,6 +1,6 @@
 /** Event lines of docs/protocol.md §9.2, as written to subscribers: one schema per event's data. */
 import { z } from 'zod';
-import { AGENT_NAMES, AGENT_STATES, paneInfoSchema, paneReadSchema, workspaceInfoSchema } from './objects.js';
+import { AGENT_STATES, NOTIFICATION_KINDS, agentLabelSchema, paneInfoSchema, paneReadSchema, workspaceInfoSchema } from './objects.js';
 
 const paneRef = { pane_id: z.string(), workspace_id: z.string() };
 
@@ -13,7 +13,7 @@ export const LIFECYCLE_EVENT_DATA = {
   pane_closed: z.object(paneRef),
   pane_focused: z.object(paneRef),
   pane_exited: z.object({ ...paneRef, exit_code: z.number().int().optional(), signal: z.number().int().optional() }),
-  pane_agent_detected: z.object({ ...paneRef, agent: z.enum(AGENT_NAMES).optional() }),
+  pane_agent_detected: z.object({ ...paneRef, agent: agentLabelSchema.optional() }),
 } as const;
 
 export type LifecycleEventName = keyof typeof LIFECYCLE_EVENT_DATA;
@@ -22,7 +22,14 @@ export type LifecycleEvents = { [E in LifecycleEventName]: z.output<(typeof LIFE
 /** Parameterised events: dotted names, no `type`. */
 export const STREAM_EVENT_DATA = {
   'pane.output_matched': z.object({ pane_id: z.string(), matched_line: z.string(), read: paneReadSchema }),
-  'pane.agent_state_changed': z.object({ ...paneRef, state: z.enum(AGENT_STATES), agent: z.enum(AGENT_NAMES).optional() }),
+  'pane.agent_state_changed': z.object({ ...paneRef, state: z.enum(AGENT_STATES), agent: agentLabelSchema.optional() }),
+  'pane.command_finished': z.object({ ...paneRef, exit_code: z.number().int() }),
+  'pane.notification': z.object({
+    ...paneRef,
+    kind: z.enum(NOTIFICATION_KINDS),
+    title: z.string().optional(),
+    body: z.string().optional(),
+  }),
 } as const;
 
 export type StreamEvents = { [E in keyof typeof STREAM_EVENT_DATA]: z.output<(typeof STREAM_EVENT_DATA)[E]> };
@@ -52,6 +59,8 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   lifecycleLine('pane_agent_detected', lifecycle.pane_agent_detected),
   streamLine('pane.output_matched', STREAM_EVENT_DATA['pane.output_matched']),
   streamLine('pane.agent_state_changed', STREAM_EVENT_DATA['pane.agent_state_changed']),
+  streamLine('pane.command_finished', STREAM_EVENT_DATA['pane.command_finished']),
+  streamLine('pane.notification', STREAM_EVENT_DATA['pane.notification']),
   z.object({ event: z.literal(OVERFLOW_EVENT), data: overflowData, seq }),
 ]);
 

@@ -12,6 +12,9 @@ import { METHOD_PARAMS, METHOD_RESULTS, type MethodName, subscriptionSchema } fr
 
 type JsonSchema = Record<string, unknown>;
 
+/** zod types JSON Schema cannot say (bigint aside, which the wire carries as an integer). */
+const UNREPRESENTABLE = new Set(['symbol', 'undefined', 'void', 'date', 'map', 'set', 'function', 'nan', 'custom']);
+
 /**
  * Params as a client may write them (`null` for an absent field allowed),
  * results as the server writes them. Objects stay open: unknown params are
@@ -21,8 +24,12 @@ type JsonSchema = Record<string, unknown>;
 function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...body } = z.toJSONSchema(schema, {
     io,
-    unrepresentable: 'throw',
-    override: ({ jsonSchema }) => {
+    // Only bigints are let through, as what they are on the wire: integers (hooks' seqs).
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const type = zodSchema._zod.def.type;
+      if (type === 'bigint') Object.assign(jsonSchema, { type: 'integer', minimum: 0 });
+      else if (UNREPRESENTABLE.has(type)) throw new Error(`${type} cannot be represented in JSON Schema`);
       if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
     },
   });

@@ -51,6 +51,9 @@ export const LIFECYCLE_KINDS = [
 ] as const;
 export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
 
+/** The two kinds of docs/protocol.md §10.5–10.6 take an optional pane; without it they watch every pane. */
+const anyPane = { pane_id: optional(paneId) };
+
 export const subscriptionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.enum(LIFECYCLE_KINDS) }),
   z.object({ type: z.literal('pane.output_matched'), ...readWindow, match: matchSchema }),
@@ -60,6 +63,8 @@ export const subscriptionSchema = z.discriminatedUnion('type', [
     state: optional(z.enum(AGENT_STATES)),
     initial: optional(z.boolean()),
   }),
+  z.object({ type: z.literal('pane.command_finished'), ...anyPane }),
+  z.object({ type: z.literal('pane.notification'), ...anyPane }),
 ]);
 export type Subscription = z.output<typeof subscriptionSchema>;
 
@@ -74,7 +79,32 @@ export const WAITABLE_EVENTS = [
   'pane_exited',
   'pane_agent_detected',
   'pane.agent_state_changed',
+  'pane.command_finished',
+  'pane.notification',
 ] as const;
+
+/**
+ * A hook's sequence number (docs/protocol.md §10.5): a non-negative integer up to 2^64-1, compared exactly.
+ * Hooks send nanosecond clocks (~1.8e18, past 2^53): the router parses such lines losslessly, so large
+ * values arrive as bigint.
+ */
+const hookSeq = optional(
+  z
+    .union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.bigint().min(0n).max(2n ** 64n - 1n)])
+    .transform((value) => BigInt(value))
+    .describe('a non-negative integer below 2^64, compared exactly'),
+);
+const hookFields = {
+  pane_id: paneId,
+  source: z.string().min(1).max(256),
+  seq: hookSeq,
+};
+/** Checked by the handler, so an empty or blank label gets its own error code (`invalid_agent`). */
+const agentLabel = z.string().max(256);
+const sessionRef = {
+  agent_session_id: optional(z.string().max(4096)),
+  agent_session_path: optional(z.string().max(4096)),
+};
 
 export const METHOD_PARAMS = {
   ping: empty,
@@ -121,6 +151,21 @@ export const METHOD_PARAMS = {
   }),
   'server.stop': empty,
   'server.stats': empty,
+  'pane.report_agent': z.object({
+    ...hookFields,
+    agent: agentLabel,
+    state: z.enum(AGENT_STATES),
+    message: optional(z.string()),
+    ...sessionRef,
+  }),
+  'pane.release_agent': z.object({ ...hookFields, agent: agentLabel }),
+  'pane.clear_agent_authority': z.object({ pane_id: paneId, source: optional(z.string().max(256)), seq: hookSeq }),
+  'pane.report_agent_session': z.object({
+    ...hookFields,
+    agent: agentLabel,
+    ...sessionRef,
+    session_start_source: optional(z.string().max(256)),
+  }),
 } as const;
 
 export type MethodName = keyof typeof METHOD_PARAMS;
@@ -162,6 +207,10 @@ export const METHOD_RESULTS = {
   'events.wait': z.object({ type: z.literal('event_matched'), event: eventLineSchema }),
   'server.stop': ok,
   'server.stats': serverStatsSchema.extend({ type: z.literal('server_stats') }),
+  'pane.report_agent': ok,
+  'pane.release_agent': ok,
+  'pane.clear_agent_authority': ok,
+  'pane.report_agent_session': ok,
 } as const satisfies Record<MethodName, z.ZodType>;
 
 export type MethodResults = { [M in MethodName]: z.output<(typeof METHOD_RESULTS)[M]> };

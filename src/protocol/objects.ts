@@ -4,7 +4,7 @@
  * same definitions the code's types come from.
  */
 import { z } from 'zod';
-import { AGENT_NAMES, AGENT_STATES, READ_SOURCES } from './enums.js';
+import { AGENT_SOURCES, AGENT_STATES, READ_SOURCES } from './enums.js';
 
 export * from './enums.js';
 
@@ -21,13 +21,23 @@ export const workspaceInfoSchema = z.object({
 });
 export type WorkspaceInfo = z.output<typeof workspaceInfoSchema>;
 
+/** A detected agent's name (AGENT_NAMES) or any label an agent's hook reported for itself. */
+export const agentLabelSchema = z.string().min(1);
+
+export const agentSessionSchema = z.object({ id: z.string().optional(), path: z.string().optional() });
+export type AgentSession = z.output<typeof agentSessionSchema>;
+
 export const paneInfoSchema = z.object({
   pane_id: z.string(),
   workspace_id: z.string(),
   focused: z.boolean(),
   cwd: z.string().optional(),
-  agent: z.enum(AGENT_NAMES).optional(),
+  agent: agentLabelSchema.optional(),
   agent_state: z.enum(AGENT_STATES),
+  agent_source: z.enum(AGENT_SOURCES).optional().describe('EXT: where agent_state came from; absent when nothing is known'),
+  agent_message: z.string().optional().describe('EXT: the reason a hook or status report gave (a blocked agent\'s question)'),
+  agent_session: agentSessionSchema.optional().describe('EXT: the agent\'s own session, as its hook reported it'),
+  last_exit_code: z.number().int().optional().describe('EXT: exit code of the last command the shell reported (OSC 133 D)'),
   revision: count,
   stable_id: z.string(),
   cols: z.number().int().min(1),

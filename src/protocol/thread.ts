@@ -7,7 +7,7 @@
  */
 import type { ErrorCode } from './errors.js';
 import type { ResolvedKey } from './keys.js';
-import type { AgentName, AgentState, ReadSource } from './objects.js';
+import type { AgentSession, AgentSource, AgentState, NotificationKind, ReadSource } from './objects.js';
 
 export interface ShardInit {
   shardId: number;
@@ -73,6 +73,23 @@ export interface ShardStatsResult {
   heapUsedBytes: number;
 }
 
+/**
+ * An agent's hook report (docs/protocol.md §10.5), after main checked the pane and the label.
+ * The shard applies the seq rules and the authority rules; main has already answered the client.
+ */
+export type HookReport = { paneUid: number; source: string; seq?: bigint } & (
+  | { kind: 'report'; agent: string; state: AgentState; message?: string; session?: AgentSession }
+  | { kind: 'release'; agent: string }
+  | { kind: 'session'; agent: string; session: AgentSession }
+);
+
+/** `pane.clear_agent_authority`: one source's claim, or every claim without `source`. */
+export interface ClearAuthority {
+  paneUid: number;
+  source?: string;
+  seq?: bigint;
+}
+
 /** Request kinds: params sent, result answered. */
 export interface ShardRequests {
   spawn: { params: SpawnParams; result: PaneStarted };
@@ -87,6 +104,8 @@ export interface ShardRequests {
   /** Registers a matcher and evaluates it at once; it starts from "no match". */
   watch: { params: WatchParams; result: null };
   unwatch: { params: { matcherId: number }; result: null };
+  hook: { params: HookReport; result: null };
+  clearAuthority: { params: ClearAuthority; result: null };
 }
 
 export type ShardRequestKind = keyof ShardRequests;
@@ -112,5 +131,24 @@ export type FromShard =
   /** A matcher flipped: to "match" (with the top-most matching line and its read), or back. */
   | { kind: 'matchChanged'; matcherId: number; matched: true; matchedLine: string; read: ReadResult }
   | { kind: 'matchChanged'; matcherId: number; matched: false }
-  /** The pane's agent or its state changed (agent absent: no agent any more). */
-  | { kind: 'agentChanged'; paneUid: number; agent?: AgentName; state: AgentState };
+  /** The pane's agent picture changed (agent absent: no agent any more). */
+  | ({ kind: 'agentChanged'; paneUid: number } & AgentPicture)
+  /** The shell reported a finished command (OSC 133 D). */
+  | { kind: 'commandFinished'; paneUid: number; exitCode: number }
+  | ({ kind: 'notification'; paneUid: number } & PaneNotification);
+
+/** What a pane's agent is and does, and who says so (docs/protocol.md §10). */
+export interface AgentPicture {
+  agent?: string;
+  state: AgentState;
+  source?: AgentSource;
+  message?: string;
+  session?: AgentSession;
+}
+
+/** A program asking for attention (docs/protocol.md §10.6). */
+export interface PaneNotification {
+  notification: NotificationKind;
+  title?: string;
+  body?: string;
+}

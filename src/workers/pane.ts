@@ -6,13 +6,15 @@
 import * as pty from 'node-pty';
 import type { IBufferCell } from '@xterm/headless';
 import { keyBytes } from '../protocol/keys.js';
-import type { InputParams, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
+import type { InputParams, PaneNotification, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { type Emulator, createEmulator } from './emulator.js';
 import { History } from './history.js';
 import { readRecent, readVisible } from './screen-reader.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import { OutputParser } from './output-parser.js';
 import { ScrollbackCapture } from './scrollback-capture.js';
+import type { ProgramStatus } from './signals/program-status.js';
+import { TerminalSignals } from './signals/terminal-signals.js';
 import { MAX_REPEAT_ROWS } from './write-sizing.js';
 
 export const HISTORY_ROWS = 10_000;
@@ -29,6 +31,11 @@ export interface PaneEvents {
   exited(pane: Pane, exitCode: number, signal: number | undefined): void;
   /** The emulator parsed `bytes` more of the pane's output. */
   parsed(bytes: number): void;
+  /** The program's own status sequence (OSC 7501), or a terminal reset ending it. */
+  status(pane: Pane, status: ProgramStatus): void;
+  /** The shell finished a command (OSC 133 D). */
+  commandFinished(pane: Pane, exitCode: number): void;
+  notification(pane: Pane, notification: PaneNotification): void;
 }
 
 export class Pane {
@@ -48,6 +55,7 @@ export class Pane {
   private readonly parser: OutputParser;
   private readonly output = new OutputCoalescer((data) => this.feed(data));
   private readonly cell: IBufferCell;
+  private readonly signals: TerminalSignals;
   private killTimer: NodeJS.Timeout | undefined;
 
   constructor(spec: SpawnParams, private readonly events: PaneEvents) {
@@ -75,6 +83,14 @@ export class Pane {
     // Replies the emulator owes the program (cursor position, device attributes).
     this.term.onData((reply) => {
       if (!this.ended) this.pty.write(reply);
+    });
+    this.signals = new TerminalSignals(this.term, {
+      status: (status) => this.events.status(this, status),
+      commandFinished: (exitCode) => this.events.commandFinished(this, exitCode),
+      notification: (notification) => this.events.notification(this, notification),
+      answer: (bytes) => {
+        if (!this.ended) this.pty.write(bytes);
+      },
     });
     this.term.onTitleChange((title) => {
       this.title = title;
@@ -147,6 +163,7 @@ export class Pane {
       // The emulator must never take the shard down; what it could not parse is lost, the pane goes on.
       process.emitWarning(`pane ${this.uid}: the emulator failed on output: ${String(error)}`);
     }
+    this.signals.parsed(chunk[chunk.length - 1]);
     this.bytesParsed += chunk.length;
     this.revision++;
     this.events.parsed(chunk.length);

@@ -82,6 +82,9 @@ export class ShardRuntime {
       if (this.matchers.has(pane.uid) || entry?.agent.wantsScreenChanges) this.scheduler.changed(pane.uid);
     },
     factsChanged: (pane) => this.facts.touch(pane.uid),
+    status: (pane, status) => this.panes.get(pane.uid)?.agent.programStatus(status),
+    commandFinished: (pane, exitCode) => this.post({ kind: 'commandFinished', paneUid: pane.uid, exitCode }),
+    notification: (pane, notification) => this.post({ kind: 'notification', paneUid: pane.uid, ...notification }),
     exited: (pane, exitCode, signal) => {
       this.retiredBytes += pane.bytesParsed;
       this.forget(pane.uid);
@@ -118,10 +121,14 @@ export class ShardRuntime {
     this.scheduler.forget(paneUid);
   }
 
-  private paneOf(paneUid: number): Pane {
+  private liveEntry(paneUid: number): PaneEntry {
     const entry = this.panes.get(paneUid);
     if (!entry || entry.pane.ended) throw new ProtocolError('pane_not_found', `pane ${paneUid} is not in shard ${this.init.shardId}`);
-    return entry.pane;
+    return entry;
+  }
+
+  private paneOf(paneUid: number): Pane {
+    return this.liveEntry(paneUid).pane;
   }
 
   private readonly handlers: Handlers = {
@@ -134,9 +141,7 @@ export class ShardRuntime {
       const cwd = realDirectory(params.cwd);
       const agent = new AgentWatch(
         { pid: pane.pid, get ended() { return pane.ended; }, screen: () => pane.read({ paneUid: pane.uid, source: 'visible', lines: 0, stripAnsi: true }).text },
-        (report) => this.post(report.agent === undefined
-          ? { kind: 'agentChanged', paneUid: pane.uid, state: report.state }
-          : { kind: 'agentChanged', paneUid: pane.uid, agent: report.agent, state: report.state }),
+        (picture) => this.post({ kind: 'agentChanged', paneUid: pane.uid, ...picture }),
         this.clock,
       );
       this.panes.set(pane.uid, { pane, agent });
@@ -177,6 +182,14 @@ export class ShardRuntime {
       const paneMatchers = paneUid === undefined ? undefined : this.matchers.get(paneUid);
       paneMatchers?.remove(params.matcherId);
       if (paneUid !== undefined && paneMatchers?.size === 0) this.matchers.delete(paneUid);
+      return null;
+    },
+    hook: (params) => {
+      this.liveEntry(params.paneUid).agent.hook(params);
+      return null;
+    },
+    clearAuthority: (params) => {
+      this.liveEntry(params.paneUid).agent.clearAuthority(params);
       return null;
     },
     shutdown: () => {

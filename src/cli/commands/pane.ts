@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type SocketOption, send } from '../output.js';
+import { addAgentReportCommands } from './agent-reports.js';
 import { nonNegativeInt, oneOf } from './parse.js';
 
 const printNothing = () => undefined;
@@ -82,4 +83,6 @@ export function addPaneCommands(program: Command): void {
     .action((id: string, words: string[], flags: SocketOption) =>
       send('cli:pane:run', 'pane.send_input', { pane_id: id, text: words.join(' '), keys: ['Enter'] }, flags, printNothing),
     );
+
+  addAgentReportCommands(pane);
 }

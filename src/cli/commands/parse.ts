@@ -20,3 +20,11 @@ export function oneOf<T extends string>(...allowed: T[]): (value: string) => T {
     return value as T;
   };
 }
+
+/** A hook's seq: a whole number below 2^64, kept exact (nanosecond clocks are past 2^53). */
+export function hookSeq(value: string): bigint {
+  if (!/^\d{1,20}$/.test(value) || BigInt(value) >= 2n ** 64n) {
+    throw new InvalidArgumentError(`expected a whole number below 2^64, got ${value}`);
+  }
+  return BigInt(value);
+}

@@ -75,11 +75,17 @@ export function registerEventHandlers(router: Router, session: Session): void {
           ? [{ pane: sub.pane_id === undefined ? undefined : registry.resolvePane(sub.pane_id), state: sub.state, initial: sub.initial ?? false }]
           : [],
       );
+      // Shell and notification events, of one pane or of all.
+      const paneEvents: Filter[] = subscriptions.flatMap((sub) => {
+        if (sub.type !== 'pane.command_finished' && sub.type !== 'pane.notification') return [];
+        const pane = sub.pane_id === undefined ? undefined : registry.resolvePane(sub.pane_id);
+        return [(event: LoggedEvent) => event.line.event === sub.type && (!pane || event.meta.paneUid === pane.uid)];
+      });
       // Subscribed as `pane.created`, delivered as `pane_created`.
       const lifecycle = new Set<string>(
         subscriptions.flatMap((sub) => (isLifecycleKind(sub.type) ? [sub.type.replace('.', '_')] : [])),
       );
-      const filters: Filter[] = [(event) => lifecycle.has(event.line.event), ...states.map(stateFilter)];
+      const filters: Filter[] = [(event) => lifecycle.has(event.line.event), ...states.map(stateFilter), ...paneEvents];
       const wanted = (event: LoggedEvent) => filters.some((filter) => filter(event));
 
       let replay: LoggedEvent[] = [];

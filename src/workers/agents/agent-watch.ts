@@ -6,8 +6,10 @@
  * change while an agent is there, and a held state (claude's) again when its
  * hold ends. Only changes are reported.
  */
+import type { AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { Clock, Timer } from '../clock.js';
-import { type AgentReport, PaneAgent } from './pane-agent.js';
+import type { ProgramStatus } from '../signals/program-status.js';
+import { PaneAgent } from './pane-agent.js';
 
 /** A screen change re-checks the foreground process when the last check is older than this. */
 export const PROCESS_CHECK_AFTER_MS = 250;
@@ -27,9 +29,9 @@ export class AgentWatch {
 
   constructor(
     private readonly pane: WatchedPane,
-    private readonly report: (report: AgentReport) => void,
+    private readonly report: (picture: AgentPicture) => void,
     private readonly clock: Clock,
-    private readonly agent = new PaneAgent(),
+    private readonly agent = new PaneAgent(pane.pid),
   ) {}
 
   /** Screen changes need a look unless a process check is already on its way (it looks at the screen too). */
@@ -40,7 +42,7 @@ export class AgentWatch {
   /** The screen changed (the evaluation scheduler's look). */
   screenChanged(now: number): void {
     const checkDue = this.agent.lastProcessCheck + PROCESS_CHECK_AFTER_MS;
-    if (now >= checkDue) this.agent.checkProcess(this.pane.pid, now);
+    if (now >= checkDue) this.agent.checkProcess(now);
     else {
       this.processCheck ??= this.clock.after(checkDue - now, () => {
         this.processCheck = undefined;
@@ -52,7 +54,24 @@ export class AgentWatch {
 
   /** The slow process tick. */
   tick(now: number): void {
-    if (this.agent.checkProcess(this.pane.pid, now)) this.evaluate(now);
+    if (this.agent.checkProcess(now)) this.evaluate(now);
+  }
+
+  /** A hook report (docs/protocol.md §10.5), applied at once. */
+  hook(report: HookReport): void {
+    const now = this.clock.now();
+    if (this.agent.hook(report, now)) this.evaluate(now);
+  }
+
+  clearAuthority(request: ClearAuthority): void {
+    if (this.agent.clearAuthority(request)) this.evaluate(this.clock.now());
+  }
+
+  /** The program's OSC 7501 status. */
+  programStatus(status: ProgramStatus): void {
+    const now = this.clock.now();
+    this.agent.programStatus(status, now);
+    this.evaluate(now);
   }
 
   dispose(): void {
@@ -61,8 +80,8 @@ export class AgentWatch {
   }
 
   private evaluate(now: number): void {
-    const { report, recheckAt } = this.agent.evaluate(() => this.pane.screen(), now);
-    if (report) this.report(report);
+    const { picture, recheckAt } = this.agent.evaluate(() => this.pane.screen(), now);
+    if (picture) this.report(picture);
     if (recheckAt !== undefined) {
       this.recheck?.cancel();
       this.recheck = this.clock.after(Math.max(0, recheckAt - now), () => {

@@ -21,6 +21,11 @@ export function agentOfProcess(comm: string, argv: readonly string[]): AgentName
   return script ? BY_NAME.get(basename(script).replace(SCRIPT_EXTENSION, '').toLowerCase()) : undefined;
 }
 
+/** The detector's name for a label a hook reported (`claude-code` is claude), if it knows it. */
+export function knownAgent(label: string): AgentName | undefined {
+  return BY_NAME.get(label.toLowerCase());
+}
+
 class Screen {
   readonly lower: string;
   private linesCache: string[] | undefined;

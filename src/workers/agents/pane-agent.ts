@@ -1,20 +1,21 @@
 /**
- * Agent detection for one pane (docs/protocol.md §10): which agent holds the terminal's
- * foreground process group, and which state its screen shows. Process facts
- * come from /proc on a slow tick (and soon after screen changes); the screen
- * is re-read only when it changed. Only changes are reported.
+ * Agent state for one pane (docs/protocol.md §10): which agent holds the
+ * terminal's foreground process group, and which state it is in. Three
+ * layers, the first that has something winning: the agent's own hook reports
+ * (hook-authority.ts), the program's status sequence (OSC 7501), the screen
+ * rules. Process facts come from /proc on a slow tick (and soon after screen
+ * changes); the screen is re-read only when it changed and no report is in
+ * charge. Only changes are reported.
  */
 import { readFileSync } from 'node:fs';
-import type { AgentName, AgentState } from '../../protocol/objects.js';
-import { StateTracker, agentOfProcess } from './detect.js';
+import type { AgentName } from '../../protocol/objects.js';
+import type { AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
+import type { ProgramStatus } from '../signals/program-status.js';
+import { StateTracker, agentOfProcess, knownAgent } from './detect.js';
+import { type Binding, type BindingCheck, HookAuthority } from './hook-authority.js';
 
 /** How long an agent that left the foreground keeps the pane (its final `idle` must be seen). */
 export const AGENT_LINGER_MS = 3000;
-
-export interface AgentReport {
-  agent: AgentName | undefined;
-  state: AgentState;
-}
 
 function readProc(pid: number, file: string): string | undefined {
   try {
@@ -33,59 +34,166 @@ function foregroundGroup(pid: number): number | undefined {
   return tpgid > 0 ? tpgid : undefined;
 }
 
-/** The agent running in the foreground of the pane whose first process is `pid`, if any. */
-export function foregroundAgent(pid: number): AgentName | undefined {
-  const leader = foregroundGroup(pid);
-  if (leader === undefined) return undefined;
-  const comm = readProc(leader, 'comm')?.trim();
-  if (!comm) return undefined;
-  const argv = (readProc(leader, 'cmdline') ?? '').split('\0').filter(Boolean);
-  return agentOfProcess(comm, argv);
+/** Who is in front of a pane's terminal: the group, and the agent it is, if any. */
+export interface Foreground {
+  pgid: number;
+  agent: AgentName | undefined;
 }
 
-/** Which agent holds a pane's foreground, from its first process's pid. */
-export type ForegroundProbe = (pid: number) => AgentName | undefined;
+/** The foreground of the pane whose first process is `pid`. */
+export function probeForeground(pid: number): Foreground | undefined {
+  const pgid = foregroundGroup(pid);
+  if (pgid === undefined) return undefined;
+  const comm = readProc(pgid, 'comm')?.trim();
+  if (!comm) return { pgid, agent: undefined };
+  const argv = (readProc(pgid, 'cmdline') ?? '').split('\0').filter(Boolean);
+  return { pgid, agent: agentOfProcess(comm, argv) };
+}
+
+export type ForegroundProbe = (pid: number) => Foreground | undefined;
+
+/** A program's status while it lasts: it ends when its group leaves the foreground. */
+type HeldStatus = Exclude<ProgramStatus, { state: 'clear' }> & { pgid: number | undefined };
 
 export class PaneAgent {
-  private agent: AgentName | undefined;
+  private detected: AgentName | undefined;
   private lingerUntil: number | undefined;
+  private foregroundPgid: number | undefined;
   private readonly tracker = new StateTracker();
-  private reported: AgentReport = { agent: undefined, state: 'unknown' };
+  private readonly hooks = new HookAuthority();
+  private status: HeldStatus | undefined;
+  private reported: AgentPicture = { state: 'unknown' };
   lastProcessCheck = 0;
 
-  constructor(private readonly probe: ForegroundProbe = foregroundAgent) {}
+  constructor(
+    private readonly pid: number,
+    private readonly probe: ForegroundProbe = probeForeground,
+  ) {}
 
   get current(): AgentName | undefined {
-    return this.agent;
+    return this.detected;
   }
 
-  /** Looks at the foreground process; true when the pane's agent changed (the screen needs a look). */
-  checkProcess(pid: number, now: number): boolean {
+  /** Looks at the foreground process; true when what decides the pane's state changed (it needs a look). */
+  checkProcess(now: number): boolean {
     this.lastProcessCheck = now;
-    const found = this.probe(pid);
-    if (found) {
+    const front = this.probe(this.pid);
+    this.foregroundPgid = front?.pgid;
+    const before = this.detected;
+    if (front?.agent) {
       this.lingerUntil = undefined;
-      if (found === this.agent) return false;
-      this.agent = found;
+      this.detected = front.agent;
+    } else if (this.detected) {
+      this.lingerUntil ??= now + AGENT_LINGER_MS;
+      if (now >= this.lingerUntil) {
+        this.detected = undefined;
+        this.lingerUntil = undefined;
+      }
+    }
+    let changed = before !== this.detected;
+    // The agent left the pane (or another took it): what its hooks said goes with it.
+    if (changed && before !== undefined) this.hooks.forget();
+    if (this.hooks.prune(this.bindingCheck)) {
+      changed = true;
+      if (this.hooks.unclaimed) this.hooks.forget();
+    }
+    if (this.status && this.status.pgid !== this.foregroundPgid) {
+      this.status = undefined;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** A hook report main passed on; true when it was applied (the picture needs a look). */
+  hook(report: HookReport, now: number): boolean {
+    if (!this.hooks.admit(report.source, report.seq)) return false;
+    this.checkProcess(now);
+    if (report.kind === 'release') {
+      this.hooks.release(report.source, knownAgent(report.agent) ?? report.agent);
       return true;
     }
-    if (!this.agent) return false;
-    this.lingerUntil ??= now + AGENT_LINGER_MS;
-    if (now < this.lingerUntil) return false;
-    this.agent = undefined;
-    this.lingerUntil = undefined;
+    const agent = knownAgent(report.agent) ?? report.agent;
+    const binding = this.hooks.bindingOf(report.source, agent) ?? this.bindingFor(agent);
+    if (!binding) return false;
+    if (report.kind === 'report') {
+      this.hooks.claim(report.source, {
+        agent,
+        state: report.state,
+        binding,
+        ...(report.message ? { message: report.message } : {}),
+      });
+    }
+    const session = report.session;
+    if (session && (session.id !== undefined || session.path !== undefined)) this.hooks.recordSession(agent, binding, session);
     return true;
   }
 
-  /**
-   * Re-reads the state from the screen; returns the new report when agent or
-   * state changed, and when a held state should be looked at again.
-   */
-  evaluate(screen: () => string, now: number): { report?: AgentReport; recheckAt?: number } {
-    const { state, recheckAt } = this.tracker.update(this.agent, this.agent ? screen() : '', now);
-    const next: AgentReport = { agent: this.agent, state };
-    const changed = next.agent !== this.reported.agent || next.state !== this.reported.state;
-    if (changed) this.reported = next;
-    return { ...(changed ? { report: next } : {}), ...(recheckAt === undefined ? {} : { recheckAt }) };
+  clearAuthority(request: ClearAuthority): boolean {
+    if (request.source !== undefined && !this.hooks.admit(request.source, request.seq)) return false;
+    this.hooks.clear(request.source);
+    return true;
   }
+
+  /** An OSC 7501 status from the pane's output; it lasts while the group in front now stays there. */
+  programStatus(status: ProgramStatus, now: number): void {
+    if (status.state === 'clear') {
+      this.status = undefined;
+      return;
+    }
+    this.checkProcess(now);
+    this.status = { ...status, pgid: this.foregroundPgid };
+  }
+
+  /**
+   * The picture now; returns it when it changed, and when a held screen
+   * state should be looked at again.
+   */
+  evaluate(screen: () => string, now: number): { picture?: AgentPicture; recheckAt?: number } {
+    const { picture, recheckAt } = this.decide(screen, now);
+    if (samePicture(picture, this.reported)) return recheckAt === undefined ? {} : { recheckAt };
+    this.reported = picture;
+    return { picture, ...(recheckAt === undefined ? {} : { recheckAt }) };
+  }
+
+  private decide(screen: () => string, now: number): { picture: AgentPicture; recheckAt?: number } {
+    const session = this.hooks.currentSession;
+    const withSession = (picture: AgentPicture): AgentPicture => (session ? { ...picture, session } : picture);
+    const claim = this.hooks.current;
+    if (claim) {
+      const { state, message } = claim;
+      return { picture: withSession({ agent: this.detected ?? claim.agent, state, source: 'hook', ...(message ? { message } : {}) }) };
+    }
+    if (this.status) {
+      const { state, message, app } = this.status;
+      const agent = this.detected ?? app;
+      return { picture: withSession({ ...(agent ? { agent } : {}), state, source: 'status', ...(message ? { message } : {}) }) };
+    }
+    const { state, recheckAt } = this.tracker.update(this.detected, this.detected ? screen() : '', now);
+    const picture: AgentPicture = this.detected ? withSession({ agent: this.detected, state, source: 'screen' }) : { state };
+    return { picture, ...(recheckAt === undefined ? {} : { recheckAt }) };
+  }
+
+  /** A new report's binding: the detected agent when it names it, its group when nothing is detected; none when it names another agent. */
+  private bindingFor(agent: string): Binding | undefined {
+    if (this.detected !== undefined) return agent === this.detected ? { to: 'agent', agent: this.detected } : undefined;
+    return this.foregroundPgid === undefined ? undefined : { to: 'group', pgid: this.foregroundPgid };
+  }
+
+  private readonly bindingCheck: BindingCheck = (binding, agent) => {
+    if (binding.to === 'agent') return binding.agent === this.detected ? 'holds' : 'gone';
+    if (this.detected === undefined) return binding.pgid === this.foregroundPgid ? 'holds' : 'gone';
+    // A known agent appeared: a claim that named it is now the detected agent's; any other ends.
+    return agent === this.detected ? { to: 'agent', agent: this.detected } : 'gone';
+  };
+}
+
+function samePicture(a: AgentPicture, b: AgentPicture): boolean {
+  return (
+    a.agent === b.agent &&
+    a.state === b.state &&
+    a.source === b.source &&
+    a.message === b.message &&
+    a.session?.id === b.session?.id &&
+    a.session?.path === b.session?.path
+  );
 }

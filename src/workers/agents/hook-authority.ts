@@ -1,0 +1,130 @@
+/**
+ * What agents' hooks said about one pane (docs/protocol.md §10.5): the last seq of
+ * every source, each source's claim (agent, state, message) and the agent's
+ * session. Pure state: PaneAgent says, from the foreground facts, whether a
+ * claim's binding still holds.
+ */
+import type { AgentName, AgentSession, AgentState } from '../../protocol/objects.js';
+
+/**
+ * What a claim lasts as long as: the detected agent it named, or, for a label
+ * the detector does not see, the foreground process group that was in front
+ * at its first report.
+ */
+export type Binding = { to: 'agent'; agent: AgentName } | { to: 'group'; pgid: number };
+
+export interface Claim {
+  agent: string;
+  state: AgentState;
+  message?: string;
+  binding: Binding;
+  /** Later claims win over earlier ones from other sources. */
+  order: number;
+}
+
+interface SessionRecord {
+  agent: string;
+  binding: Binding;
+  value: AgentSession;
+}
+
+/** Whether a binding holds now: keep it, drop it, or keep the claim under a new binding. */
+export type BindingCheck = (binding: Binding, agent: string) => 'holds' | 'gone' | Binding;
+
+export class HookAuthority {
+  private readonly seqs = new Map<string, bigint>();
+  private readonly claims = new Map<string, Claim>();
+  private session: SessionRecord | undefined;
+  private order = 0;
+
+  /**
+   * The seq rules: a report from a source that sent a seq must carry a larger one.
+   * Records the seq of an admitted report; false means drop it.
+   */
+  admit(source: string, seq: bigint | undefined): boolean {
+    const last = this.seqs.get(source);
+    if (seq === undefined) return last === undefined;
+    if (last !== undefined && seq <= last) return false;
+    this.seqs.set(source, seq);
+    return true;
+  }
+
+  /** The binding a source's claim on `agent` already has, so a follow-up report keeps its first group. */
+  bindingOf(source: string, agent: string): Binding | undefined {
+    const claim = this.claims.get(source);
+    if (claim?.agent === agent) return claim.binding;
+    return this.session?.agent === agent ? this.session.binding : undefined;
+  }
+
+  claim(source: string, claim: Omit<Claim, 'order'>): void {
+    this.claims.set(source, { ...claim, order: ++this.order });
+  }
+
+  recordSession(agent: string, binding: Binding, value: AgentSession): void {
+    this.session = { agent, binding, value };
+  }
+
+  /** `pane.release_agent`: the source lets go of `agent`; the agent's session ends with it. */
+  release(source: string, agent: string): void {
+    if (this.claims.get(source)?.agent === agent) this.claims.delete(source);
+    if (this.session?.agent === agent) this.session = undefined;
+  }
+
+  /** `pane.clear_agent_authority`: one source's claim, or all of them. Seqs stay, so late stale reports are still dropped. */
+  clear(source: string | undefined): void {
+    if (source === undefined) this.claims.clear();
+    else this.claims.delete(source);
+  }
+
+  /** The agent left the pane: claims, session and seq records all go. */
+  forget(): void {
+    this.seqs.clear();
+    this.claims.clear();
+    this.session = undefined;
+  }
+
+  /** Drops claims and the session whose binding no longer holds; true when any went. */
+  prune(check: BindingCheck): boolean {
+    let dropped = false;
+    for (const [source, claim] of this.claims) {
+      const verdict = check(claim.binding, claim.agent);
+      if (verdict === 'gone') {
+        this.claims.delete(source);
+        dropped = true;
+      } else if (verdict !== 'holds') {
+        claim.binding = verdict;
+      }
+    }
+    if (this.session) {
+      const verdict = check(this.session.binding, this.session.agent);
+      if (verdict === 'gone') {
+        this.session = undefined;
+        dropped = true;
+      } else if (verdict !== 'holds') {
+        this.session.binding = verdict;
+      }
+    }
+    return dropped;
+  }
+
+  /** The claim in charge: the latest one. */
+  get current(): Claim | undefined {
+    let latest: Claim | undefined;
+    for (const claim of this.claims.values()) if (!latest || claim.order > latest.order) latest = claim;
+    return latest;
+  }
+
+  get currentSession(): AgentSession | undefined {
+    return this.session?.value;
+  }
+
+  /** True when nothing but seq records is left (the agent's claims all went). */
+  get unclaimed(): boolean {
+    return this.claims.size === 0 && this.session === undefined;
+  }
+
+  /** Seq records kept (for `server.stats` and tests of cleanup). */
+  get sources(): number {
+    return this.seqs.size;
+  }
+}
