@@ -1,7 +1,10 @@
 /** docs/protocol.md §10.1–10.2 rules from screen texts: every rule of every agent, and process identification. */
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { AgentName } from '../src/protocol/objects.js';
+import { REPO_ROOT } from '../harness/server.js';
+import { AGENT_NAMES, type AgentName } from '../src/protocol/objects.js';
 import { StateTracker, agentOfProcess, screenState } from '../src/workers/agents/detect.js';
 
 const BOX = '─'.repeat(60);
@@ -118,5 +121,20 @@ describe('agent identification', () => {
   ];
   for (const [comm, argv, agent] of cases) {
     it(`${comm} ${argv.slice(1).join(' ')} → ${agent ?? 'no agent'}`, () => assert.equal(agentOfProcess(comm, argv), agent));
+  }
+});
+
+describe('real agent screens (test/fixtures/screens)', () => {
+  const dir = join(REPO_ROOT, 'test', 'fixtures', 'screens');
+  const files = readdirSync(dir).filter((file) => file.endsWith('.txt'));
+  it('has screens of gemini, codex, opencode and pi', () => {
+    for (const agent of ['gemini', 'codex', 'opencode', 'pi']) assert.ok(files.some((file) => file.startsWith(`${agent}-`)), agent);
+  });
+  for (const file of files) {
+    const [, agent, state] = /^([a-z]+)-.*\.([a-z]+)\.txt$/.exec(file) ?? [];
+    it(`${file} reads ${state}`, () => {
+      assert.ok(AGENT_NAMES.includes(agent as AgentName), `${file} names a known agent`);
+      assert.equal(screenState(agent as AgentName, readFileSync(join(dir, file), 'utf8')), state);
+    });
   }
 });

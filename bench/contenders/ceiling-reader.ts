@@ -2,9 +2,9 @@
  * The machine's ceiling for the flood: node-pty reading the same shells'
  * `cat` output in worker threads (one per core, as our shards) and throwing
  * the bytes away: no emulator, no history. Run as a child process by
- * ceiling.ts: argv `<panes> <input file> <threads>`; prints `ready`, waits
- * for `go` on stdin, prints `done <bytes>` once every pane's stream showed
- * the end mark.
+ * ceiling.ts: argv `<panes> <command line> <threads>`; prints `ready`, waits
+ * for `go` on stdin, types the command into every shell, prints `done <bytes>`
+ * once every pane's stream showed the end mark.
  */
 import { createInterface } from 'node:readline';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -13,10 +13,10 @@ import { COLS, END_MARK, PROMPT, ROWS, SHELL } from '../environment.js';
 
 interface ReaderData {
   panes: number;
-  input: string;
+  command: string;
 }
 
-function readerThread({ panes, input }: ReaderData): void {
+function readerThread({ panes, command }: ReaderData): void {
   const port = parentPort;
   if (!port) return;
   const terminals: pty.IPty[] = [];
@@ -52,7 +52,7 @@ function readerThread({ panes, input }: ReaderData): void {
   port.on('message', (message: string) => {
     if (message === 'go') {
       started = true;
-      for (const term of terminals) term.write(`cat ${input}\r`);
+      for (const term of terminals) term.write(`${command}\r`);
     } else if (message === 'quit') {
       for (const term of terminals) term.kill('SIGKILL');
       setTimeout(() => process.exit(0), 100);
@@ -61,7 +61,7 @@ function readerThread({ panes, input }: ReaderData): void {
 }
 
 function coordinator(): void {
-  const [panesArg, input = '', threadsArg] = process.argv.slice(2);
+  const [panesArg, command = '', threadsArg] = process.argv.slice(2);
   const panes = Number(panesArg);
   const threads = Math.max(1, Math.min(Number(threadsArg), panes));
   const workers: Worker[] = [];
@@ -70,7 +70,7 @@ function coordinator(): void {
   let bytes = 0;
   for (let t = 0; t < threads; t++) {
     const share = Math.floor(panes / threads) + (t < panes % threads ? 1 : 0);
-    const worker = new Worker(new URL(import.meta.url), { workerData: { panes: share, input } satisfies ReaderData });
+    const worker = new Worker(new URL(import.meta.url), { workerData: { panes: share, command } satisfies ReaderData });
     worker.on('message', (message: string) => {
       if (message === 'ready' && ++ready === threads) process.stdout.write('ready\n');
       if (message.startsWith('done ')) {

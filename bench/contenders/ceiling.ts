@@ -1,5 +1,6 @@
-/** The raw PTY ceiling (ceiling-reader.ts) driven from the bench: one flood, timed like the hosts'. */
-import { spawn } from 'node:child_process';
+/** The raw PTY ceiling (ceiling-reader.ts) driven from the bench: one flood timed like the hosts', or a load that runs while something else is measured. */
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -13,9 +14,14 @@ export interface FloodRun {
   cpuSeconds: number;
 }
 
-/** `panes` shells each `cat` `input`; from the moment they are typed until every stream showed the end mark. */
-export async function ceilingFlood(environment: BenchEnvironment, panes: number, input: string): Promise<FloodRun> {
-  const child = spawn(process.execPath, [READER, String(panes), input, String(availableParallelism())], {
+/** The reader with `panes` shells at their prompt, ready to type `command`; quit however `use` ends. */
+async function withReader<T>(
+  environment: BenchEnvironment,
+  panes: number,
+  command: string,
+  use: (reader: { child: ChildProcessByStdio<Writable, Readable, null>; next(prefix: string): Promise<string> }) => Promise<T>,
+): Promise<T> {
+  const child = spawn(process.execPath, [READER, String(panes), command, String(availableParallelism())], {
     cwd: environment.dir,
     env: environment.env,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -33,13 +39,7 @@ export async function ceilingFlood(environment: BenchEnvironment, panes: number,
     });
   try {
     await next('ready');
-    const pid = child.pid ?? 0;
-    const cpuBefore = cpuSeconds(pid);
-    const start = performance.now();
-    child.stdin.write('go\n');
-    await next('done');
-    const seconds = (performance.now() - start) / 1000;
-    return { seconds, cpuSeconds: cpuSeconds(pid) - cpuBefore };
+    return await use({ child, next });
   } finally {
     child.stdin.write('quit\n');
     await new Promise((resolve) => {
@@ -53,4 +53,26 @@ export async function ceilingFlood(environment: BenchEnvironment, panes: number,
       });
     });
   }
+}
+
+/** `panes` shells each `cat` `input`; from the moment they are typed until every stream showed the end mark. */
+export function ceilingFlood(environment: BenchEnvironment, panes: number, input: string): Promise<FloodRun> {
+  return withReader(environment, panes, `cat ${input}`, async ({ child, next }) => {
+    const pid = child.pid ?? 0;
+    const cpuBefore = cpuSeconds(pid);
+    const start = performance.now();
+    child.stdin.write('go\n');
+    await next('done');
+    const seconds = (performance.now() - start) / 1000;
+    return { seconds, cpuSeconds: cpuSeconds(pid) - cpuBefore };
+  });
+}
+
+/** `panes` shells of the ceiling reader run `command` (output without end) while `use` runs: the load the hosts' floods put on the machine, without a host. */
+export function underCeilingLoad<T>(environment: BenchEnvironment, panes: number, command: string, settleMs: number, use: () => Promise<T>): Promise<T> {
+  return withReader(environment, panes, command, async ({ child }) => {
+    child.stdin.write('go\n');
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    return use();
+  });
 }

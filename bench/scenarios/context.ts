@@ -70,11 +70,16 @@ export class SampleSet {
   }
 }
 
+/** How long a load is given to get going before anything is measured under it. */
+export function loadSettleMs(context: BenchContext): number {
+  return sized(context, { smoke: 200, quick: 1500, full: 1500 });
+}
+
 /** `count` panes of `host` run `command` (output that never ends, given a moment to get going) while `use` runs; closed after. */
 export async function underLoad<T>(context: BenchContext, host: PaneHost, count: number, command: string, use: () => Promise<T>): Promise<T> {
   const load = await host.createPanes(count, command);
   try {
-    await sleep(sized(context, { smoke: 200, quick: 1500, full: 1500 }));
+    await sleep(loadSettleMs(context));
     return await use();
   } finally {
     await host.closePanes(load);

@@ -4,12 +4,14 @@
  * own as integrations send them (they give the answer 500 ms). herdr answers
  * `pane.report_agent`; tmux's peer is a hook's `set-option -p @agent_state`
  * (a client invocation); the ceiling is the same one-shot request against a
- * process that answers every line at once.
+ * process that answers every line at once, under the same flood read by the
+ * raw PTY ceiling.
  */
 import { withCannedServer } from '../contenders/canned-launcher.js';
+import { underCeilingLoad } from '../contenders/ceiling.js';
 import { reportAgent } from '../contenders/herdr.js';
 import { boundTarget, measured, type Metric, type ScenarioResult } from '../report/results.js';
-import { type BenchContext, LatencySet, rotated, sampleMs, sized, underLoad, withHosts } from './context.js';
+import { type BenchContext, LatencySet, loadSettleMs, rotated, sampleMs, sized, underLoad, withHosts } from './context.js';
 
 const FLOOD_PANES = 100;
 const FLOOD_FILE_BYTES = 256 * 1024;
@@ -36,8 +38,9 @@ export async function hooksScenario(context: BenchContext): Promise<ScenarioResu
         context.progress(`hooks: ${host.name.padEnd(8)} ${samplesPerTurn} reports under ${floodPanes} flooding panes (turn ${turn + 1}/${turns})`);
       }
       if (context.ceiling) {
-        const times = await withCannedServer(context.environment, (socketPath) =>
-          sampleMs(samplesPerTurn, 10, (i) => reportAgent(socketPath, '1-1', stateOf(i))),
+        // The same flood, read by the raw PTY ceiling, so the canned answers share the machine as the hosts' do.
+        const times = await underCeilingLoad(context.environment, floodPanes, flood, loadSettleMs(context), () =>
+          withCannedServer(context.environment, (socketPath) => sampleMs(samplesPerTurn, 10, (i) => reportAgent(socketPath, '1-1', stateOf(i)))),
         );
         reports.add('ceiling', times);
         context.progress(`hooks: ceiling  ${samplesPerTurn} canned answers (turn ${turn + 1}/${turns})`);
@@ -50,7 +53,7 @@ export async function hooksScenario(context: BenchContext): Promise<ScenarioResu
   return {
     id: 'hooks',
     title: `Hook reports while ${floodPanes} panes flood`,
-    method: `An agent's hook reports its state ${turns * samplesPerTurn} times per host, 10 ms apart, each on a connection of its own (connect, one line, the answer), while ${floodPanes} panes cat text without end: herdr pane.report_agent with a nanosecond seq; tmux set-option -p @agent_state (a client invocation, how tmux integrations record state); ceiling: the same one-shot request against a process that answers every line at once. p100 is the slowest report; integrations give up at ${HOOK_BUDGET_MS} ms.`,
+    method: `An agent's hook reports its state ${turns * samplesPerTurn} times per host, 10 ms apart, each on a connection of its own (connect, one line, the answer), while ${floodPanes} panes cat text without end: herdr pane.report_agent with a nanosecond seq; tmux set-option -p @agent_state (a client invocation, how tmux integrations record state); ceiling: the same one-shot request against a process that answers every line at once, while the raw PTY ceiling reads the same ${floodPanes} floods. p100 is the slowest report; integrations give up at ${HOOK_BUDGET_MS} ms.`,
     metrics,
     targets: measured([p100 && boundTarget(p100, 'herdr', HOOK_BUDGET_MS / 5)]),
   };

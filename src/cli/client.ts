@@ -20,17 +20,18 @@ import { ConnectionError, HerdrError, connectError, jsonLine, lineReader } from 
 export { ConnectionError, HerdrError, lineReader, Subscription };
 
 /** Sends one request on its own connection and returns the raw response envelope. */
-export function request(
+export async function request(
   method: string,
   params: object,
   options: { socketPath?: string; id?: string } = {},
 ): Promise<ResponseEnvelope> {
   const socketPath = options.socketPath ?? resolveSocketPath();
   const id = options.id ?? `${method}:${process.pid}:${Date.now()}`;
+  const requestLine = await jsonLine({ id, method, params });
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let answered = false;
-    socket.on('connect', () => socket.write(jsonLine({ id, method, params })));
+    socket.on('connect', () => socket.write(requestLine));
     lineReader(socket, (line) => {
       answered = true;
       socket.end();
@@ -81,12 +82,13 @@ export class HerdrConnection {
     });
   }
 
-  request(method: string, params: object): Promise<ResponseEnvelope> {
-    if (this.closedError) return Promise.reject(this.closedError);
+  async request(method: string, params: object): Promise<ResponseEnvelope> {
     const id = `k${this.nextId++}`;
+    const line = await jsonLine({ id, method, params, keep_alive: true });
+    if (this.closedError) throw this.closedError;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.socket.write(jsonLine({ id, method, params, keep_alive: true }));
+      this.socket.write(line);
     });
   }
 

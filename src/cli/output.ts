@@ -37,6 +37,9 @@ export async function send<M extends MethodName>(
   print(response as { id: string; result: MethodResults[M] });
 }
 
+/** For commands whose success says nothing (typing, hook reports). */
+export const printNothing = (): void => undefined;
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }

@@ -1,10 +1,8 @@
 /** `herdr pane report-agent | release-agent | report-agent-session` (docs/protocol.md §10.5, §11): what hook scripts run. */
 import type { Command } from 'commander';
 import { AGENT_STATES, type AgentState } from '../../protocol/enums.js';
-import { type SocketOption, send } from '../output.js';
+import { type SocketOption, printNothing, send } from '../output.js';
 import { hookSeq, oneOf } from './parse.js';
-
-const printNothing = () => undefined;
 
 interface HookFlags extends SocketOption {
   source: string;

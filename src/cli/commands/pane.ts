@@ -1,11 +1,9 @@
 /** `herdr pane …` (docs/protocol.md §11). */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type SocketOption, send } from '../output.js';
+import { type SocketOption, printNothing, send } from '../output.js';
 import { addAgentReportCommands } from './agent-reports.js';
 import { nonNegativeInt, oneOf } from './parse.js';
-
-const printNothing = () => undefined;
 
 export function addPaneCommands(program: Command): void {
   const pane = program.command('pane').description('list, read, drive and arrange panes');

@@ -12,6 +12,11 @@ const OK = { type: 'ok' } as const;
 /** A blocked agent's question is shown, not stored whole. */
 export const MAX_AGENT_MESSAGE = 2048;
 
+/** The first `max` characters, never half a surrogate pair. */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : Array.from(text).slice(0, max).join('');
+}
+
 function agentLabel(label: string): string {
   const trimmed = label.trim();
   if (trimmed.length === 0) throw new ProtocolError('invalid_agent', 'agent must be a non-empty label');
@@ -34,7 +39,7 @@ export function registerAgentReportHandlers(router: Router, session: Session): v
     const pane = registry.resolvePane(params.pane_id);
     const agent = agentLabel(params.agent);
     const agentSession = sessionOf(params);
-    const message = params.message?.slice(0, MAX_AGENT_MESSAGE);
+    const message = params.message === undefined ? undefined : clip(params.message, MAX_AGENT_MESSAGE);
     session.reportAgent(pane, {
       kind: 'report',
       paneUid: pane.uid,

@@ -16,6 +16,8 @@ import { type Binding, type BindingCheck, HookAuthority } from './hook-authority
 
 /** How long an agent that left the foreground keeps the pane (its final `idle` must be seen). */
 export const AGENT_LINGER_MS = 3000;
+/** A status sequence within this long of the last process check is tied to the foreground that check saw. */
+const STATUS_PROBE_REUSE_MS = 50;
 
 function readProc(pid: number, file: string): string | undefined {
   try {
@@ -140,7 +142,8 @@ export class PaneAgent {
       this.status = undefined;
       return;
     }
-    this.checkProcess(now);
+    // A program may send its status many times a second: a foreground looked up just now still holds.
+    if (now - this.lastProcessCheck >= STATUS_PROBE_REUSE_MS) this.checkProcess(now);
     this.status = { ...status, pgid: this.foregroundPgid };
   }
 

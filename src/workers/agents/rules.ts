@@ -76,6 +76,8 @@ export const AGENT_TABLES: readonly AgentTable[] = [
         when: has('press enter to confirm or esc to cancel', '| enter to submit answer', 'allow command?', '[y/n]', 'yes (y)'),
       },
       { state: 'blocked', when: confirmation },
+      // First start: the sign-in menu waits for a choice (screens/codex-sign-in.blocked.txt).
+      { state: 'blocked', when: all(has('press enter to continue'), { line: /^> \d+\. / }) },
       { state: 'working', when: interrupt },
     ],
     otherwise: 'idle',
@@ -87,6 +89,11 @@ export const AGENT_TABLES: readonly AgentTable[] = [
       { state: 'blocked', when: has('waiting for user confirmation') },
       { state: 'blocked', when: has('│ Apply this change', '│ Allow execution', '│ Do you want to proceed') },
       { state: 'blocked', when: confirmation },
+      // A dialog's numbered menu with its selected choice: the folder-trust question at the first start
+      // in a folder, the sign-in method (screens/gemini-folder-trust, gemini-auth).
+      { state: 'blocked', when: { line: /^\s*│?\s*● \d+\. / } },
+      // A dialog's text field (the API key); its "Esc to cancel" is not the working hint.
+      { state: 'blocked', when: has('press enter to submit') },
       { state: 'working', when: has('esc to cancel') },
     ],
     otherwise: 'idle',
