@@ -29,6 +29,8 @@ export interface StartOptions {
   shell?: string;
   /** Extra arguments for node before the script (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** Extra arguments for `herdr server` (e.g. `--shard-timeout 2000`). */
+  serverArgs?: string[];
 }
 
 export class LocalServer {
@@ -97,6 +99,7 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
   const socketPath = options.socketPath ?? join(dir, 'herdr.sock');
   const args = [...(options.nodeArgs ?? []), HERDR_BIN, 'server', '--socket', socketPath, '--shell', options.shell ?? '/bin/sh'];
   if (options.workers !== undefined) args.push('--workers', String(options.workers));
+  args.push(...(options.serverArgs ?? []));
   const child = spawn(process.execPath, args, {
     cwd: dir,
     env: { ...(options.baseEnv ?? { ...process.env, PS1: '$ ' }), ...options.env },

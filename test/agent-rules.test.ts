@@ -112,6 +112,8 @@ describe('agent identification', () => {
     ['kimi', ['kimi'], 'kimi'],
     ['node', ['node', '/usr/lib/node_modules/@openai/codex/bin/codex.js'], 'codex'],
     ['node', ['node', '--no-warnings', '/opt/gemini/bin/gemini'], 'gemini'],
+    // @github/copilot's bin is a node loader that spawns the native binary.
+    ['node', ['node', '/usr/local/bin/copilot'], 'copilot'],
     ['bun', ['bun', 'run', '/x/opencode'], undefined],
     ['python3', ['python3', '/home/u/.local/bin/kimi'], 'kimi'],
     ['node', ['node', 'server.js'], undefined],
@@ -127,8 +129,8 @@ describe('agent identification', () => {
 describe('real agent screens (test/fixtures/screens)', () => {
   const dir = join(REPO_ROOT, 'test', 'fixtures', 'screens');
   const files = readdirSync(dir).filter((file) => file.endsWith('.txt'));
-  it('has screens of gemini, codex, opencode and pi', () => {
-    for (const agent of ['gemini', 'codex', 'opencode', 'pi']) assert.ok(files.some((file) => file.startsWith(`${agent}-`)), agent);
+  it('has screens of every npm agent CLI', () => {
+    for (const agent of ['gemini', 'codex', 'opencode', 'pi', 'claude', 'copilot', 'cline', 'droid', 'amp']) assert.ok(files.some((file) => file.startsWith(`${agent}-`)), agent);
   });
   for (const file of files) {
     const [, agent, state] = /^([a-z]+)-.*\.([a-z]+)\.txt$/.exec(file) ?? [];

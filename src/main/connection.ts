@@ -1,12 +1,23 @@
 /**
  * One client connection: NDJSON framing with the limits of docs/protocol.md §1 (1 MiB
- * lines, 10 s to send a first line), and bounded writes. It knows nothing of
- * methods; complete lines go to `onLine`.
+ * lines, 10 s to send a first line, 10 s to finish any line begun), and bounded
+ * writes. It knows nothing of methods; complete lines go to `onLine`.
+ *
+ * A client may close its sending side once its request is written (`socat`,
+ * `nc -N` and shell pipes do): what it sent is still answered, a last line
+ * without its newline included, and the connection closes once nothing is
+ * owed. Waits and event streams end there (`signal` aborts): a client gone for
+ * good looks the same from here, and what nobody may be reading must not
+ * linger; the wait's answer says why.
  */
 import type { Socket } from 'node:net';
 
 export const MAX_LINE_BYTES = 1024 * 1024;
 export const FIRST_LINE_TIMEOUT_MS = 10_000;
+/** A line begun must be finished within this long (a kept-alive connection may idle between lines, not inside one). */
+export const LINE_TIMEOUT_MS = 10_000;
+/** How long a client gets to read our last bytes and close its side after we closed ours. */
+const CLOSE_GRACE_MS = 5_000;
 /** Above this many unsent bytes we stop reading the client's requests until it reads. */
 const PAUSE_READING_ABOVE = 1024 * 1024;
 /** A client this far behind on reading its responses is cut off. */
@@ -28,7 +39,12 @@ export class Connection {
   private readonly partial: Buffer[] = [];
   private partialBytes = 0;
   private firstLineTimer: NodeJS.Timeout | undefined;
+  private partialLineTimer: NodeJS.Timeout | undefined;
   private readonly aborter = new AbortController();
+  /** Requests read and not yet answered. */
+  private owed = 0;
+  /** The client closed its sending side. */
+  private peerEnded = false;
 
   constructor(
     private readonly socket: Socket,
@@ -36,18 +52,37 @@ export class Connection {
   ) {
     this.firstLineTimer = setTimeout(() => this.destroy(), FIRST_LINE_TIMEOUT_MS);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('end', () => this.receivedEnd());
     socket.on('drain', () => socket.resume());
     socket.on('error', () => this.destroy());
     socket.on('close', () => this.closed());
   }
 
-  /** Aborts when the client goes away (cancels its waits). */
+  /** Aborts when the client goes away or closes its sending side: its waits and streams end. */
   get signal(): AbortSignal {
     return this.aborter.signal;
   }
 
+  /** Whether the client can still be written to. */
   get isOpen(): boolean {
-    return !this.socket.destroyed && !this.aborter.signal.aborted;
+    return !this.socket.destroyed && !this.socket.writableEnded;
+  }
+
+  /** The client closed its sending side (it may still read). */
+  get clientDone(): boolean {
+    return this.peerEnded;
+  }
+
+  /** A line was taken as a request: it is owed an answer. */
+  requestRead(): void {
+    this.owed++;
+  }
+
+  /** Writes a request's answer; closes a connection whose client is done sending once nothing more is owed. */
+  answer(message: unknown): void {
+    this.send(message);
+    this.owed = Math.max(0, this.owed - 1);
+    this.endIfDone();
   }
 
   /** Writes one JSON line; a client that stopped reading long ago is cut off. */
@@ -74,9 +109,11 @@ export class Connection {
     this.clearFirstLineTimer();
   }
 
-  /** Flushes what was written, then closes. */
+  /** Flushes what was written, then closes (for good after a grace, should the client hold its side open). */
   end(): void {
-    if (this.isOpen) this.socket.end();
+    if (!this.isOpen) return;
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
   }
 
   destroy(): void {
@@ -94,6 +131,7 @@ export class Connection {
       const line = this.partial.length === 0 ? piece : Buffer.concat([...this.partial.splice(0), piece]);
       this.partialBytes = 0;
       if (!this.keepAlive) this.clearFirstLineTimer();
+      this.clearPartialLineTimer();
       this.handler.onLine(this, line.toString('utf8'));
     }
     if (!this.acceptingLines || start >= chunk.length) return;
@@ -101,6 +139,19 @@ export class Connection {
     if (this.partialBytes + rest.length > MAX_LINE_BYTES) return this.lineTooLong();
     this.partial.push(Buffer.from(rest));
     this.partialBytes += rest.length;
+    this.partialLineTimer ??= setTimeout(() => this.destroy(), LINE_TIMEOUT_MS);
+  }
+
+  /** The client will send nothing more: a last line without its newline still counts. */
+  private receivedEnd(): void {
+    this.peerEnded = true;
+    if (this.acceptingLines && this.partialBytes > 0) this.receive(Buffer.from('\n'));
+    this.aborter.abort();
+    this.endIfDone();
+  }
+
+  private endIfDone(): void {
+    if (this.peerEnded && this.owed === 0) this.end();
   }
 
   private lineTooLong(): void {
@@ -108,7 +159,13 @@ export class Connection {
     this.partial.length = 0;
     this.partialBytes = 0;
     this.clearFirstLineTimer();
+    this.clearPartialLineTimer();
     this.handler.onLineTooLong(this);
+  }
+
+  private clearPartialLineTimer(): void {
+    if (this.partialLineTimer) clearTimeout(this.partialLineTimer);
+    this.partialLineTimer = undefined;
   }
 
   private clearFirstLineTimer(): void {
@@ -118,6 +175,7 @@ export class Connection {
 
   private closed(): void {
     this.clearFirstLineTimer();
+    this.clearPartialLineTimer();
     this.acceptingLines = false;
     this.aborter.abort();
     this.handler.onClose(this);

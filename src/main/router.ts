@@ -4,6 +4,7 @@
  * answerable failure; anything else becomes `internal_error` naming the method.
  */
 import { isInteger, parse as parseLossless } from 'lossless-json';
+import type { z } from 'zod';
 import { ProtocolError } from '../protocol/errors.js';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { isPlainObject } from '../protocol/envelope.js';
@@ -33,6 +34,12 @@ export type Handler<M extends MethodName> = (
 ) => MethodResults[M] | Promise<MethodResults[M]>;
 
 type AnyHandler = (params: unknown, context: RequestContext) => unknown;
+
+/** A method outside the protocol's table (the test-only fault injection), with its own params schema. */
+interface ExtraMethod {
+  params: z.ZodType;
+  handler: AnyHandler;
+}
 
 /** A request line that passed the envelope checks. */
 export interface ParsedRequest {
@@ -84,6 +91,11 @@ export function parseRequestLine(line: string): ParsedRequest {
   return { id, method: value.method, params: value.params, keepAlive: value.keep_alive === true };
 }
 
+/** A client's string quoted back in an error, at most 100 characters of it. */
+function clip(text: string): string {
+  return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
+}
+
 export class RequestLineError extends ProtocolError {
   constructor(
     readonly requestId: string,
@@ -95,9 +107,15 @@ export class RequestLineError extends ProtocolError {
 
 export class Router {
   private readonly handlers = new Map<MethodName, AnyHandler>();
+  private readonly extras = new Map<string, ExtraMethod>();
 
   register<M extends MethodName>(method: M, handler: Handler<M>): void {
     this.handlers.set(method, handler as AnyHandler);
+  }
+
+  /** A method the protocol does not have; it exists only where it is registered. */
+  registerExtra<S extends z.ZodType>(method: string, params: S, handler: (params: z.output<S>, context: RequestContext) => unknown): void {
+    this.extras.set(method, { params, handler: handler as AnyHandler });
   }
 
   /** Methods of the table that have no handler (a test checks there are none). */
@@ -108,9 +126,10 @@ export class Router {
   async dispatch(request: ParsedRequest, context: RequestContext): Promise<ResponseEnvelope> {
     const { id, method } = request;
     try {
-      const handler = isMethodName(method) ? this.handlers.get(method) : undefined;
-      if (!isMethodName(method) || !handler) throw new ProtocolError('invalid_request', `unknown method ${method}`);
-      const parsed = METHOD_PARAMS[method].safeParse(request.params);
+      const entry = isMethodName(method) ? { params: METHOD_PARAMS[method], handler: this.handlers.get(method) } : this.extras.get(method);
+      const handler = entry?.handler;
+      if (!entry || !handler) throw new ProtocolError('invalid_request', `unknown method ${clip(method)}`);
+      const parsed = entry.params.safeParse(request.params);
       if (!parsed.success) {
         throw new ProtocolError('invalid_request', `invalid params for ${method}: ${describeParamsError(parsed.error)}`);
       }

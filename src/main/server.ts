@@ -9,6 +9,7 @@ import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { Connection, type ConnectionHandler, MAX_LINE_BYTES } from './connection.js';
 import { registerEventHandlers } from './handlers/events.js';
 import { registerAgentReportHandlers } from './handlers/agent-reports.js';
+import { registerDebugHandlers } from './handlers/debug.js';
 import { registerPaneHandlers } from './handlers/pane.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerWaitHandlers } from './handlers/waits.js';
@@ -41,6 +42,7 @@ export class HerdrServer implements ConnectionHandler {
     registerAgentReportHandlers(this.router, this.session);
     registerEventHandlers(this.router, this.session);
     registerWaitHandlers(this.router, this.session);
+    if (options.shards.debugFaults) registerDebugHandlers(this.router, this.session);
   }
 
   /** Claims the socket path and listens; throws StartupError when the path is not ours to take. */
@@ -72,6 +74,7 @@ export class HerdrServer implements ConnectionHandler {
       }
       return;
     }
+    connection.requestRead();
     let request;
     try {
       request = parseRequestLine(line);
@@ -84,7 +87,11 @@ export class HerdrServer implements ConnectionHandler {
     }
     if (request.keepAlive) connection.keepAlive = true;
     else if (!connection.keepAlive) connection.stopReading();
-    void this.dispatch(connection, request);
+    this.dispatch(connection, request).catch((error: unknown) => {
+      // The router answers every failure of a handler itself; what is left (publishing the request's
+      // events, its after-response actions) is a bug, logged, never the end of the server.
+      console.error(`herdr: after answering ${request.method.slice(0, 100)}:`, error);
+    });
   }
 
   onLineTooLong(connection: Connection): void {
@@ -113,12 +120,13 @@ export class HerdrServer implements ConnectionHandler {
   }
 
   private respond(connection: Connection, response: ResponseEnvelope): void {
-    connection.send(response);
+    connection.answer(response);
     if (!connection.keepAlive && !connection.streaming) connection.end();
   }
 
   private listen(): Promise<void> {
-    const listener = createServer((socket) => {
+    // Half-open: a client that closes its sending side after its request still gets the answer.
+    const listener = createServer({ allowHalfOpen: true }, (socket) => {
       if (this.stopping) return void socket.destroy();
       this.connections.add(new Connection(socket, this));
     });

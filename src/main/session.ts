@@ -15,7 +15,7 @@ import { EventBatch, EventHub, type EventMeta } from './events.js';
 import type { SplitDirection } from './layout.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
 import { type PaneRecord, Registry, type WorkspaceRecord, paneStableId, workspaceStableId } from './registry.js';
-import type { ShardHandle, ShardListener } from './shard-handle.js';
+import type { ShardHandle, ShardListener, ShardSettings } from './shard-handle.js';
 import { ShardPool } from './shard-pool.js';
 import { directoryProblem, paneEnvironment, programProblem } from './spawn-spec.js';
 import { type WatchChange, Watches } from './watches.js';
@@ -27,6 +27,8 @@ export interface SessionOptions {
   rows: number;
   /** The program of a pane without `command`. */
   shell: string;
+  /** How shards are run and watched (stall deadline, heap limit, debug faults). */
+  shards: ShardSettings;
 }
 
 export interface SpawnRequest {
@@ -51,7 +53,7 @@ export class Session implements ShardListener {
     private readonly options: SessionOptions,
     private readonly loopDelay: LoopDelayMonitor,
   ) {
-    this.shards = new ShardPool(options.workers, this);
+    this.shards = new ShardPool(options.workers, this, options.shards);
   }
 
   newBatch(): EventBatch {
@@ -68,6 +70,7 @@ export class Session implements ShardListener {
     const workspaceUid = this.registry.reserveWorkspaceUid();
     const paneUid = this.registry.reservePaneUid();
     const shard = this.shards.pick((id) => this.panesOnShard(id));
+    if (!shard) throw new ProtocolError('workspace_create_failed', `no shard is running: ${this.shards.describeBackoff()}`);
     const size = this.paneSize(request);
     const started = await this.spawn(shard, 'workspace_create_failed', {
       paneUid,
@@ -216,6 +219,7 @@ export class Session implements ShardListener {
       }),
     );
     const memory = process.memoryUsage();
+    const last = this.shards.lastDeath;
     return {
       version: VERSION,
       uptime_ms: Date.now() - this.startedAt,
@@ -232,6 +236,9 @@ export class Session implements ShardListener {
       loop_delay_max_ms: this.loopDelay.maxMs(),
       cpu_ms: cpuMs(),
       shards,
+      shard_deaths: this.shards.deaths,
+      shard_restarts_pending: this.shards.restartsPending,
+      ...(last ? { last_shard_death: { shard_id: last.shardId, reason: last.reason, ms_ago: Date.now() - last.at } } : {}),
     };
   }
 
@@ -317,14 +324,14 @@ export class Session implements ShardListener {
       }
     }
     batch.flush();
-    this.shards.replace(shard);
+    this.shards.replace(shard, reason);
   }
 
   // helpers
 
   /** Starts a pane's process; a failure the checks could not foresee (fd limit, …) keeps its method's code. */
   private spawn(shard: ShardHandle, code: 'workspace_create_failed' | 'pane_split_failed', params: SpawnParams) {
-    return shard.request('spawn', params).catch((error: unknown) => {
+    return shard.spawn(params).catch((error: unknown) => {
       throw new ProtocolError(code, `cannot start the pane: ${error instanceof Error ? error.message : String(error)}`);
     });
   }

@@ -1,19 +1,24 @@
 /**
  * The main thread's end of one shard worker: typed requests with pending
- * replies, and the shard's unsolicited messages handed to a listener. A shard
- * that dies rejects its pending requests and is reported, never crashing main.
+ * replies and deadlines, a heartbeat, and the shard's unsolicited messages
+ * handed to a listener. A shard that crashes, runs out of memory or stops
+ * answering rejects its pending requests, has its panes' processes ended and
+ * is reported, never crashing main.
  */
 import { Worker } from 'node:worker_threads';
 import { ProtocolError } from '../protocol/errors.js';
+import { endPaneProcesses } from '../os/pane-processes.js';
 import type { WatchChange } from './watches.js';
 import type {
   AgentPicture,
   FromShard,
   PaneNotification,
+  PaneStarted,
   PaneUpdate,
   ShardInit,
   ShardRequestKind,
   ShardRequests,
+  SpawnParams,
   ToShard,
 } from '../protocol/thread.js';
 
@@ -28,8 +33,19 @@ export interface ShardListener {
 }
 
 interface Pending {
+  kind: ShardRequestKind;
+  sentAt: number;
   resolve(result: unknown): void;
   reject(error: Error): void;
+}
+
+/** How a shard is run and watched (from the server's options). */
+export interface ShardSettings {
+  /** A shard that answers nothing, heartbeats included, for this long is dead; so is a request unanswered this long. */
+  stallMs: number;
+  /** The shard's V8 old-generation limit: past it that shard dies (and is replaced) before it takes the machine's memory. */
+  heapMb: number;
+  debugFaults: boolean;
 }
 
 const SHARD_SCRIPT = new URL('../workers/shard.js', import.meta.url);
@@ -40,10 +56,17 @@ const SHARD_SCRIPT = new URL('../workers/shard.js', import.meta.url);
  * throughput (~8.5 MB/s a flooding pane).
  */
 const SHARD_YOUNG_GENERATION_MB = 8;
+/** How often main checks on each shard (heartbeat sent, stalls and late requests looked for). */
+const HEARTBEAT_INTERVAL_MS = 1000;
 
 export class ShardHandle {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
+  /** Every pane process this shard started and has not reported exited: main's to end if the shard cannot. */
+  private readonly panePids = new Map<number, number>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private heartbeatPending = false;
+  private lastHeard = performance.now();
   private nextReqId = 1;
   private stopping = false;
   alive = true;
@@ -51,36 +74,70 @@ export class ShardHandle {
   constructor(
     readonly id: number,
     private readonly listener: ShardListener,
+    private readonly settings: ShardSettings,
   ) {
-    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '' };
+    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '', debugFaults: settings.debugFaults };
     this.worker = new Worker(SHARD_SCRIPT, {
       workerData: init,
       name: `shard-${id}`,
-      resourceLimits: { maxYoungGenerationSizeMb: SHARD_YOUNG_GENERATION_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: SHARD_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: settings.heapMb },
     });
     this.worker.on('message', (message: FromShard) => this.receive(message));
     this.worker.on('error', (error) => this.die(`shard ${id} crashed: ${error.message}`));
     this.worker.on('exit', (code) => this.die(`shard ${id} exited with code ${code}`));
+    this.heartbeat = setInterval(() => this.check(), HEARTBEAT_INTERVAL_MS);
+    this.heartbeat.unref();
   }
 
   request<K extends ShardRequestKind>(kind: K, params: ShardRequests[K]['params']): Promise<ShardRequests[K]['result']> {
     if (!this.alive) return Promise.reject(new ProtocolError('internal_error', `shard ${this.id} is not running`));
     const reqId = this.nextReqId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(reqId, { resolve: resolve as (result: unknown) => void, reject });
+      this.pending.set(reqId, { kind, sentAt: performance.now(), resolve: resolve as (result: unknown) => void, reject });
       this.worker.postMessage({ kind, reqId, params } as ToShard);
     });
   }
 
+  /** Starts a pane's process; its pid is kept until the shard reports it exited. */
+  async spawn(params: SpawnParams): Promise<PaneStarted> {
+    const started = await this.request('spawn', params);
+    this.panePids.set(params.paneUid, started.pid);
+    return started;
+  }
+
   /** Ends every pane (waiting up to the pane kill grace), then the worker. */
   async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
     if (!this.alive) return;
     await this.request('shutdown', {}).catch(() => undefined);
     this.stopping = true;
     await this.worker.terminate();
   }
 
+  /** Heartbeat, stall detection and request deadlines, once a second. */
+  private check(): void {
+    if (!this.alive || this.stopping) return;
+    const now = performance.now();
+    if (now - this.lastHeard > this.settings.stallMs) {
+      this.die(`shard ${this.id} stopped answering (no heartbeat for ${Math.round(now - this.lastHeard)} ms)`);
+      return;
+    }
+    for (const [reqId, pending] of this.pending) {
+      // `shutdown` waits for the panes' exits, bounded by the kill grace on the shard's side.
+      if (pending.kind === 'shutdown' || now - pending.sentAt <= this.settings.stallMs) continue;
+      this.pending.delete(reqId);
+      pending.reject(new ProtocolError('internal_error', `shard ${this.id} did not answer ${pending.kind} within ${this.settings.stallMs} ms`));
+    }
+    if (!this.heartbeatPending) {
+      this.heartbeatPending = true;
+      this.request('heartbeat', {})
+        .catch(() => undefined)
+        .finally(() => (this.heartbeatPending = false));
+    }
+  }
+
   private receive(message: FromShard): void {
+    this.lastHeard = performance.now();
     switch (message.kind) {
       case 'reply': {
         const pending = this.pending.get(message.reqId);
@@ -94,6 +151,7 @@ export class ShardHandle {
         this.listener.paneUpdates(this, message.updates);
         return;
       case 'paneExited':
+        this.panePids.delete(message.paneUid);
         this.listener.paneExited(this, message.paneUid, message.exitCode, message.signal);
         return;
       case 'agentChanged': {
@@ -109,23 +167,41 @@ export class ShardHandle {
         this.listener.notification(this, paneUid, notification);
         return;
       }
+      case 'exiting':
+        this.die(`shard ${this.id} exited with code ${message.code}`);
+        return;
       case 'matchChanged': {
         const { kind: _kind, matcherId, ...change } = message;
         this.listener.matchChanged(this, matcherId, change);
         return;
       }
       default: {
+        // A message listener must not throw on the main thread: say so and go on.
         const unknown: never = message;
-        throw new Error(`unknown shard message ${JSON.stringify(unknown)}`);
+        console.error(`herdr: shard ${this.id} sent an unknown message: ${JSON.stringify(unknown).slice(0, 200)}`);
       }
     }
   }
 
+  /**
+   * The shard is gone or given up on: its requests fail, its panes' processes
+   * are ended from here, and a stuck thread is terminated (V8 interrupts even
+   * a loop that never yields).
+   */
   private die(reason: string): void {
-    if (!this.alive) return;
+    if (!this.alive) {
+      // A shard given up on (stalled) may still say how it ended: an OOM is only told once its thread is gone.
+      if (!this.stopping && !reason.includes('exited with code')) console.error(`herdr: ${reason} (already replaced)`);
+      return;
+    }
     this.alive = false;
+    clearInterval(this.heartbeat);
     for (const pending of this.pending.values()) pending.reject(new ProtocolError('internal_error', reason));
     this.pending.clear();
-    if (!this.stopping) this.listener.died(this, reason);
+    if (this.stopping) return;
+    endPaneProcesses([...this.panePids.values()]);
+    this.panePids.clear();
+    void this.worker.terminate().catch(() => undefined);
+    this.listener.died(this, reason);
   }
 }

@@ -1,17 +1,38 @@
 /**
  * The shard workers. A new workspace goes to the shard with the fewest panes;
  * a shard that dies is replaced by a fresh one (ids are never reused, so late
- * messages of a dead shard cannot be mistaken for the new one's).
+ * messages of a dead shard cannot be mistaken for the new one's). Deaths in a
+ * row are limited: past a few a minute, each replacement waits longer, so a
+ * fault that kills every shard it meets cannot spin the server.
  */
-import { type ShardListener, ShardHandle } from './shard-handle.js';
+import { type ShardListener, ShardHandle, type ShardSettings } from './shard-handle.js';
+
+/** Deaths within this window count towards the restart backoff. */
+const DEATH_WINDOW_MS = 60_000;
+/** This many deaths in the window are replaced at once; each further one waits 1 s, 2 s, 4 s, … */
+const FREE_RESTARTS = 3;
+const MAX_RESTART_DELAY_MS = 60_000;
+
+export interface ShardDeath {
+  shardId: number;
+  reason: string;
+  /** Date.now() of the death. */
+  at: number;
+}
 
 export class ShardPool {
   private readonly shards = new Map<number, ShardHandle>();
+  private readonly restartTimers = new Set<NodeJS.Timeout>();
+  private recentDeaths: number[] = [];
   private nextId = 1;
+  private stopped = false;
+  deaths = 0;
+  lastDeath: ShardDeath | undefined;
 
   constructor(
     count: number,
     private readonly listener: ShardListener,
+    private readonly settings: ShardSettings,
   ) {
     for (let i = 0; i < count; i++) this.spawn();
   }
@@ -20,12 +41,17 @@ export class ShardPool {
     return [...this.shards.values()];
   }
 
+  /** Replacements waiting out the backoff. */
+  get restartsPending(): number {
+    return this.restartTimers.size;
+  }
+
   get(id: number): ShardHandle | undefined {
     return this.shards.get(id);
   }
 
-  /** The live shard with the lowest load (`loadOf` counts its panes). */
-  pick(loadOf: (shardId: number) => number): ShardHandle {
+  /** The live shard with the lowest load (`loadOf` counts its panes); undefined while every shard waits for its restart. */
+  pick(loadOf: (shardId: number) => number): ShardHandle | undefined {
     let best: ShardHandle | undefined;
     let bestLoad = Infinity;
     for (const shard of this.shards.values()) {
@@ -35,20 +61,44 @@ export class ShardPool {
         bestLoad = load;
       }
     }
-    return best ?? this.spawn();
+    return best;
   }
 
-  replace(dead: ShardHandle): void {
+  /** Forgets a dead shard and starts its replacement, at once or after the backoff. */
+  replace(dead: ShardHandle, reason: string): void {
     this.shards.delete(dead.id);
-    this.spawn();
+    const now = Date.now();
+    this.deaths++;
+    this.lastDeath = { shardId: dead.id, reason, at: now };
+    this.recentDeaths = [...this.recentDeaths.filter((at) => now - at < DEATH_WINDOW_MS), now];
+    const excess = this.recentDeaths.length - FREE_RESTARTS;
+    if (excess <= 0) {
+      this.spawn();
+      return;
+    }
+    const delay = Math.min(MAX_RESTART_DELAY_MS, 1000 * 2 ** (excess - 1));
+    const timer = setTimeout(() => {
+      this.restartTimers.delete(timer);
+      if (!this.stopped) this.spawn();
+    }, delay);
+    timer.unref();
+    this.restartTimers.add(timer);
+  }
+
+  /** When the next waiting replacement starts, for the error that says why no shard took a workspace. */
+  describeBackoff(): string {
+    return `${this.recentDeaths.length} shard deaths in the last minute; ${this.restartsPending} restart(s) waiting out the backoff`;
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    this.restartTimers.clear();
     await Promise.all(this.all.map((shard) => shard.stop()));
   }
 
   private spawn(): ShardHandle {
-    const shard = new ShardHandle(this.nextId++, this.listener);
+    const shard = new ShardHandle(this.nextId++, this.listener, this.settings);
     this.shards.set(shard.id, shard);
     return shard;
   }

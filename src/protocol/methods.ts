@@ -16,11 +16,16 @@ const dimension = z.number().int().min(1).max(1000);
 const keys = z.array(z.string());
 export const MAX_READ_LINES = 10_000;
 
+/** Text that reaches exec(2) or the environment, where a NUL byte would silently cut it short. */
+const execText = z.string().refine((text) => !text.includes('\0'), 'must not contain a NUL byte');
+/** An environment name: `NAME=value` must split where the client meant (`A=B` would set A, and could shadow HERDR_*). */
+const envName = z.string().regex(/^[^=\0]+$/, 'an environment name must be non-empty, without "=" or NUL');
+
 /** Extra params of `workspace.create` and `pane.split` (docs/protocol.md §5). */
 const spawnOptions = {
   label: optional(z.string()),
-  command: optional(z.array(z.string()).min(1, 'command needs at least the program')),
-  env: optional(z.record(z.string(), z.string())),
+  command: optional(z.array(execText).min(1, 'command needs at least the program')),
+  env: optional(z.record(envName, execText)),
   cols: optional(dimension),
   rows: optional(dimension),
 };
@@ -110,7 +115,7 @@ export const METHOD_PARAMS = {
   ping: empty,
   'workspace.list': empty,
   'workspace.get': z.object({ workspace_id: workspaceId }),
-  'workspace.create': z.object({ cwd: optional(z.string()), focus: optional(z.boolean()), ...spawnOptions }),
+  'workspace.create': z.object({ cwd: optional(execText), focus: optional(z.boolean()), ...spawnOptions }),
   'workspace.focus': z.object({ workspace_id: workspaceId }),
   'workspace.rename': z.object({ workspace_id: workspaceId, label: z.string() }),
   'workspace.close': z.object({ workspace_id: workspaceId }),
@@ -128,7 +133,7 @@ export const METHOD_PARAMS = {
   'pane.split': z.object({
     target_pane_id: paneId,
     direction: z.enum(['right', 'down']),
-    cwd: optional(z.string()),
+    cwd: optional(execText),
     focus: optional(z.boolean()),
     ...spawnOptions,
   }),

@@ -84,5 +84,11 @@ export const serverStatsSchema = z.object({
   loop_delay_max_ms: z.number().min(0).describe('the worst main-thread event-loop stall over the last 10–20 s'),
   cpu_ms: z.number().min(0).describe('CPU time (user + system) the whole server process has used, all threads'),
   shards: z.array(shardStatsSchema),
+  shard_deaths: count.describe('shards that crashed, ran out of memory or stopped answering since the server started'),
+  shard_restarts_pending: count.describe('replacements of dead shards waiting out the restart backoff'),
+  last_shard_death: z
+    .object({ shard_id: count, reason: z.string(), ms_ago: count })
+    .optional()
+    .describe('the most recent shard death, if any'),
 });
 export type ServerStats = z.output<typeof serverStatsSchema>;

@@ -13,7 +13,17 @@ export interface ShardInit {
   shardId: number;
   /** The user's home, for the `~` label. */
   home: string;
+  /** Whether the `fault` request may be obeyed (HERDR_DEBUG_FAULTS=1, tests only). */
+  debugFaults: boolean;
 }
+
+/**
+ * Ways a shard can be made to fail from outside, for the fault tests (docs/testing.md):
+ * `exit` ends the worker, `throw` raises an uncaught exception, `hang` stops its event
+ * loop for good, `oom` allocates on the pane's behalf until the shard's heap limit.
+ */
+export const SHARD_FAULTS = ['exit', 'throw', 'hang', 'oom'] as const;
+export type ShardFault = (typeof SHARD_FAULTS)[number];
 
 export interface SpawnParams {
   paneUid: number;
@@ -106,6 +116,10 @@ export interface ShardRequests {
   unwatch: { params: { matcherId: number }; result: null };
   hook: { params: HookReport; result: null };
   clearAuthority: { params: ClearAuthority; result: null };
+  /** Answered at once: the shard's event loop is running (main's stall detection). */
+  heartbeat: { params: Record<string, never>; result: null };
+  /** Only when `ShardInit.debugFaults`: makes the shard fail (answered before it does). */
+  fault: { params: { paneUid: number; fault: ShardFault }; result: null };
 }
 
 export type ShardRequestKind = keyof ShardRequests;
@@ -135,7 +149,13 @@ export type FromShard =
   | ({ kind: 'agentChanged'; paneUid: number } & AgentPicture)
   /** The shell reported a finished command (OSC 133 D). */
   | { kind: 'commandFinished'; paneUid: number; exitCode: number }
-  | ({ kind: 'notification'; paneUid: number } & PaneNotification);
+  | ({ kind: 'notification'; paneUid: number } & PaneNotification)
+  /**
+   * The shard's thread is ending by its own `process.exit`. Its teardown waits for its
+   * panes' processes (node-pty reaps them on threads of its own), so main ends them now
+   * instead of learning of the exit only when the thread is gone.
+   */
+  | { kind: 'exiting'; code: number };
 
 /** What a pane's agent is and does, and who says so (docs/protocol.md §10). */
 export interface AgentPicture {

@@ -5,23 +5,26 @@
  */
 import * as pty from 'node-pty';
 import type { IBufferCell } from '@xterm/headless';
+import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
 import type { InputParams, PaneNotification, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
+import { KILL_GRACE_MS, hangUpPanes, killPanes } from '../os/pane-processes.js';
 import { type Emulator, createEmulator } from './emulator.js';
 import { History } from './history.js';
 import { readRecent, readVisible } from './screen-reader.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import { OutputParser } from './output-parser.js';
+import { PtyInput } from './pty-input.js';
 import { ScrollbackCapture } from './scrollback-capture.js';
 import type { ProgramStatus } from './signals/program-status.js';
 import { TerminalSignals } from './signals/terminal-signals.js';
 import { MAX_REPEAT_ROWS } from './write-sizing.js';
 
 export const HISTORY_ROWS = 10_000;
+/** Longer window titles are cut (OSC 0/2 of megabytes reach pane_info otherwise). */
+export const MAX_TITLE_CHARS = 1024;
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
-/** How long a closed pane's processes get after SIGHUP before SIGKILL. */
-export const KILL_GRACE_MS = 2000;
 
 export interface PaneEvents {
   /** The pane's output changed its screen (called once per PTY read). */
@@ -47,8 +50,11 @@ export class Pane {
   bytesParsed = 0;
   /** Set once the process exited or the pane was closed. */
   ended = false;
+  private closing = false;
 
   private readonly pty: pty.IPty;
+  /** Every byte to the program goes through here, never node-pty's own write (pty-input.ts). */
+  private readonly ptyInput: PtyInput;
   private readonly term: Emulator;
   private readonly history = new History(HISTORY_ROWS);
   private readonly capture: ScrollbackCapture;
@@ -56,7 +62,6 @@ export class Pane {
   private readonly output = new OutputCoalescer((data) => this.feed(data));
   private readonly cell: IBufferCell;
   private readonly signals: TerminalSignals;
-  private killTimer: NodeJS.Timeout | undefined;
 
   constructor(spec: SpawnParams, private readonly events: PaneEvents) {
     this.uid = spec.paneUid;
@@ -76,24 +81,22 @@ export class Pane {
       encoding: null,
     });
     this.pid = this.pty.pid;
+    this.ptyInput = new PtyInput(this.pty);
 
     // node-pty with `encoding: null` delivers Buffers; its typings say string.
     this.pty.onData((data: unknown) => this.output.push(data as Uint8Array));
     this.pty.onExit(({ exitCode, signal }) => this.onProcessExit(exitCode, signal));
     // Replies the emulator owes the program (cursor position, device attributes).
-    this.term.onData((reply) => {
-      if (!this.ended) this.pty.write(reply);
-    });
+    this.term.onData((reply) => this.reply(reply));
     this.signals = new TerminalSignals(this.term, {
       status: (status) => this.events.status(this, status),
       commandFinished: (exitCode) => this.events.commandFinished(this, exitCode),
       notification: (notification) => this.events.notification(this, notification),
-      answer: (bytes) => {
-        if (!this.ended) this.pty.write(bytes);
-      },
+      answer: (bytes) => this.reply(bytes),
     });
     this.term.onTitleChange((title) => {
-      this.title = title;
+      // A title is a line of text; a program printing megabytes of it must not make every pane_info that big.
+      this.title = title.length <= MAX_TITLE_CHARS ? title : title.slice(0, MAX_TITLE_CHARS);
       this.events.factsChanged(this);
     });
     this.registerHandlers();
@@ -128,7 +131,7 @@ export class Pane {
     let text = params.text;
     if (params.paste && modes.bracketedPasteMode && /[\r\n]/.test(text)) text = PASTE_START + text + PASTE_END;
     for (const key of params.keys) text += keyBytes(key, modes.applicationCursorKeysMode);
-    if (text.length > 0) this.pty.write(text);
+    if (text.length > 0) this.ptyInput.write(text);
   }
 
   resize(cols: number, rows: number): void {
@@ -136,19 +139,31 @@ export class Pane {
     this.catchUp();
     const widthChanged = cols !== this.term.cols;
     const baseBefore = this.term.buffer.normal.baseY;
-    this.pty.resize(cols, rows);
+    try {
+      // node-pty resizes by fd number: never once the terminal closed and the number may be another's (pty-input.ts).
+      if (!this.ptyInput.open) throw new Error('closed');
+      this.pty.resize(cols, rows);
+    } catch {
+      // The terminal is already closed: the program exited and its exit is on its way.
+      throw new ProtocolError('pane_not_found', `pane ${this.uid} has exited`);
+    }
     this.term.resize(cols, rows);
     this.capture.resized(baseBefore, widthChanged);
     this.revision++;
     this.events.dirty(this);
   }
 
-  /** SIGHUP to the pane's process group (as a closing terminal would), SIGKILL after a grace. */
-  close(): void {
-    if (this.ended) return;
-    this.signalGroup('SIGHUP');
-    this.killTimer = setTimeout(() => this.signalGroup('SIGKILL'), KILL_GRACE_MS);
-    this.killTimer.unref();
+  /**
+   * Ends the pane's processes (src/os/pane-processes.ts): SIGHUP to its session
+   * now, unless the caller hung up many panes at once, then SIGKILL to its
+   * foreground after the grace (kept even if the shell exits first, for
+   * members of its group that ignore the hangup).
+   */
+  close(hungUp = false): void {
+    if (this.ended || this.closing) return;
+    this.closing = true;
+    if (!hungUp) hangUpPanes([this.pid]);
+    setTimeout(() => killPanes([this.pid]), KILL_GRACE_MS).unref();
   }
 
   /**
@@ -190,18 +205,19 @@ export class Pane {
     });
   }
 
-  private signalGroup(signal: NodeJS.Signals): void {
-    for (const target of [-this.pid, this.pid]) {
-      try {
-        process.kill(target, signal);
-      } catch {
-        // already gone
-      }
+  /** Bytes the terminal owes the program (query answers); lost if it is gone or not reading. */
+  private reply(bytes: string): void {
+    try {
+      this.ptyInput.write(bytes);
+    } catch {
+      // nobody to answer
     }
   }
 
   private onProcessExit(exitCode: number, signal: number | undefined): void {
-    if (this.killTimer) clearTimeout(this.killTimer);
+    this.ptyInput.dispose();
+    // The shell is gone: like a terminal closing after it, hang up the jobs it left behind.
+    if (!this.closing) hangUpPanes([this.pid]);
     this.catchUp();
     this.output.dispose();
     this.ended = true;

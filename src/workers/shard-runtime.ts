@@ -11,12 +11,14 @@ import { ProtocolError, isErrorCode } from '../protocol/errors.js';
 import type { FromShard, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
 import { AgentWatch, PROCESS_TICK_MS } from './agents/agent-watch.js';
 import { type Clock, realClock } from './clock.js';
+import { injectFault } from './debug-faults.js';
 import { EvaluationScheduler } from './evaluation-scheduler.js';
 import { FactReporter } from './fact-reporter.js';
 import { IdleCollector } from './idle-gc.js';
 import { type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane, type PaneEvents } from './pane.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
+import { hangUpPanes } from '../os/pane-processes.js';
 
 interface PaneEntry {
   pane: Pane;
@@ -193,9 +195,18 @@ export class ShardRuntime {
       return null;
     },
     shutdown: () => {
-      for (const { pane } of this.panes.values()) pane.close();
+      const live = [...this.panes.values()].filter(({ pane }) => !pane.ended);
+      hangUpPanes(live.map(({ pane }) => pane.pid));
+      for (const { pane } of live) pane.close(true);
       if (this.panes.size === 0) return null;
       return new Promise<null>((resolve) => this.shutdownWaiters.push(() => resolve(null)));
+    },
+    heartbeat: () => null,
+    fault: (params) => {
+      if (!this.init.debugFaults) throw new ProtocolError('invalid_request', 'faults are only for servers started with HERDR_DEBUG_FAULTS=1');
+      this.paneOf(params.paneUid);
+      injectFault(params.fault);
+      return null;
     },
     stats: () => {
       let bytesParsed = 0;

@@ -11,3 +11,4 @@ if (!parentPort) throw new Error('shard.ts must run in a worker thread');
 const port = parentPort;
 const runtime = new ShardRuntime(workerData as ShardInit, (message: FromShard) => port.postMessage(message));
 port.on('message', (message: ToShard) => void runtime.handle(message));
+process.on('exit', (code) => port.postMessage({ kind: 'exiting', code } satisfies FromShard));

@@ -13,6 +13,8 @@ interface ServerFlags extends SocketOption {
   rows: number;
   shell?: string;
   logLevel: string;
+  shardTimeout: number;
+  shardHeapMb: number;
 }
 
 export function addServerCommands(program: Command): void {
@@ -26,6 +28,8 @@ export function addServerCommands(program: Command): void {
     .option('--rows <n>', 'default pane height', positiveInt, 40)
     .option('--shell <path>', 'program of panes started without a command (default: $SHELL, else /bin/sh)')
     .option('--log-level <level>', 'quiet | info', 'info')
+    .option('--shard-timeout <ms>', 'a shard silent this long (heartbeat included) is restarted, its panes reported exited; also the deadline of a request to a shard', positiveInt, 10_000)
+    .option('--shard-heap-mb <n>', "a shard's JavaScript heap limit: past it that shard alone dies and is replaced", positiveInt, 2048)
     .action(async (flags: ServerFlags) => runServer(flags));
 
   server
@@ -37,7 +41,11 @@ export function addServerCommands(program: Command): void {
 
 async function runServer(flags: ServerFlags): Promise<void> {
   // Loaded here, not at the top: every other command starts without the server's modules (~100 ms of CPU).
-  const [{ HerdrServer }, { StartupError }] = await Promise.all([import('../../main/server.js'), import('../../main/socket-file.js')]);
+  const [{ HerdrServer }, { StartupError }, { DEBUG_FAULTS_ENV }] = await Promise.all([
+    import('../../main/server.js'),
+    import('../../main/socket-file.js'),
+    import('../../main/handlers/debug.js'),
+  ]);
   const socketPath = flags.socket ?? resolveSocketPath();
   const log = (message: string) => {
     if (flags.logLevel !== 'quiet') process.stderr.write(`herdr: ${message}\n`);
@@ -50,11 +58,15 @@ async function runServer(flags: ServerFlags): Promise<void> {
       cols: flags.cols,
       rows: flags.rows,
       shell: flags.shell ?? process.env.SHELL ?? '/bin/sh',
+      shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1' },
     });
   } catch (error) {
     if (error instanceof StartupError) fail(error.message);
     throw error;
   }
+  // A bug on the main thread is logged; the other agents' panes must not end with it.
+  process.on('uncaughtException', (error) => console.error('herdr: uncaught exception (the server goes on):', error));
+  process.on('unhandledRejection', (reason) => console.error('herdr: unhandled rejection (the server goes on):', reason));
   log(`listening on ${socketPath}`);
   server.onStopped(() => {
     log('stopped');

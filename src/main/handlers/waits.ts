@@ -77,8 +77,11 @@ export function openWait(session: Session, connection: Connection, reject: (erro
     for (const cleanup of cleanups.splice(0)) cleanup();
     settle();
   };
-  // Nobody is left to answer; settle anyway so nothing waits on it forever.
-  const abandoned = () => finish(() => reject(new ProtocolError('timeout', 'the client went away')));
+  // The client went away, or closed its side (docs/protocol.md §1): settle, so nothing waits on it forever.
+  const abandoned = () =>
+    finish(() =>
+      reject(new ProtocolError('timeout', connection.clientDone ? 'the client closed its side of the connection; a wait needs it open' : 'the client went away')),
+    );
   connection.signal.addEventListener('abort', abandoned, { once: true });
   cleanups.push(() => connection.signal.removeEventListener('abort', abandoned));
   if (connection.signal.aborted) queueMicrotask(abandoned);

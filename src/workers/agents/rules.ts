@@ -59,10 +59,16 @@ export const AGENT_TABLES: readonly AgentTable[] = [
       { state: 'idle', when: has('⌕ Search…') },
       { state: 'idle', when: has('ctrl+r to toggle') },
       { state: 'blocked', when: confirmation },
-      { state: 'blocked', when: { line: /^❯(?=.*\d)(?=.*\.)/ } },
+      // A selected numbered choice, also indented (the theme picker, screens/claude-theme.blocked); not a task
+      // with a digit and a dot in the prompt box or the transcript (claude-prompt-typed.idle).
+      { state: 'blocked', when: { line: /^\s*❯ \d+\. / } },
       { state: 'blocked', when: has('esc to cancel') },
+      // First start: the security notes wait for Enter (screens/claude-security-notes.blocked).
+      { state: 'blocked', when: has('press enter to continue') },
       { state: 'working', when: { abovePromptBox: has('esc to interrupt', 'ctrl+c to interrupt') } },
       { state: 'working', when: { abovePromptBox: { line: CLAUDE_SPINNER } } },
+      // The hint line below the prompt box while a request runs or retries (screens/claude-retrying.working).
+      { state: 'working', when: { line: /^\s*esc to interrupt(?: ·|$)/ } },
     ],
     otherwise: 'idle',
     holdWorkingMs: 1200,
@@ -115,7 +121,14 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     rules: [
       { state: 'blocked', when: has('let cline use this tool') },
       { state: 'blocked', when: all(has('[act mode]', '[plan mode]'), has('yes')) },
+      // First start: the sign-in, provider, API key, model and thinking-level dialogs, the sign-in error, and an
+      // offer that any key closes (screens/cline-sign-in, cline-provider, cline-api-key, cline-clinepass-offer, …).
+      { state: 'blocked', when: has('↑/↓ navigate, enter to select', 'esc to go back', 'any other key to close') },
       { state: 'idle', when: has('cline is ready for your message') },
+      // The prompt's Plan/Act switch shows while idle and working alike; the spinner's hint tells them apart
+      // (screens/cline-thinking.working, cline-prompt.idle).
+      { state: 'working', when: has('(esc to cancel)') },
+      { state: 'idle', when: has('○ Plan ● Act (Tab)', '● Plan ○ Act (Tab)') },
     ],
     otherwise: 'working',
   },
@@ -134,6 +147,10 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     rules: [
       { state: 'blocked', when: has('│ do you want') },
       { state: 'blocked', when: all(has('confirm with'), has('enter')) },
+      // A dialog's selected numbered choice (folder trust, the sign-in menus: screens/copilot-folder-trust,
+      // copilot-login-account) and the failed sign-in; its "esc to cancel" is not the working hint.
+      { state: 'blocked', when: { line: /^│? ❯ \d+\. / } },
+      { state: 'blocked', when: has('press any key to retry') },
       { state: 'working', when: has('esc to cancel') },
     ],
     otherwise: 'idle',
@@ -156,6 +173,8 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     rules: [
       { state: 'blocked', when: all(has('EXECUTE'), any(has('enter to select', '↑↓ to navigate', 'esc to cancel'), has('> yes, allow', '> no, cancel'))) },
       { state: 'blocked', when: all(has('enter to select', '↑↓ to navigate', 'esc to cancel'), has('> yes, allow', '> no, cancel')) },
+      // First start: the login menu and its retry after a failure (screens/droid-login, droid-login-failed).
+      { state: 'blocked', when: has('please login with your factory account', 'press enter to try again') },
       { state: 'working', when: has('esc to stop') },
     ],
     otherwise: 'idle',
@@ -163,7 +182,11 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'amp',
     names: ['amp', 'amp-local'],
-    rules: [{ state: 'working', when: has('esc to cancel') }],
+    rules: [
+      // First start without a key: the log-in question, then the code field (screens/amp-log-in, amp-paste-code).
+      { state: 'blocked', when: has('[(y)es, (n)o]', 'paste your code here') },
+      { state: 'working', when: has('esc to cancel') },
+    ],
     otherwise: 'idle',
   },
 ];

@@ -1,0 +1,35 @@
+/**
+ * Fault injection for the fault tests, registered only when the server starts
+ * with HERDR_DEBUG_FAULTS=1 (otherwise these methods do not exist; not part of
+ * the protocol, docs/testing.md):
+ * - `debug.shard_fault {pane_id, fault}` makes the shard holding a pane fail
+ *   (src/workers/debug-faults.ts);
+ * - `debug.main_fault {fault: "throw" | "reject"}` raises an uncaught exception
+ *   or an unhandled rejection on the main thread, which must be logged only.
+ */
+import { z } from 'zod';
+import { SHARD_FAULTS } from '../../protocol/thread.js';
+import type { Router } from '../router.js';
+import type { Session } from '../session.js';
+
+export const DEBUG_FAULTS_ENV = 'HERDR_DEBUG_FAULTS';
+
+const shardFaultParams = z.object({ pane_id: z.string(), fault: z.enum(SHARD_FAULTS) });
+const mainFaultParams = z.object({ fault: z.enum(['throw', 'reject']) });
+
+export function registerDebugHandlers(router: Router, session: Session): void {
+  router.registerExtra('debug.shard_fault', shardFaultParams, async (params) => {
+    const pane = session.registry.resolvePane(params.pane_id);
+    const shard = session.shardOf(pane.workspace);
+    await shard.request('fault', { paneUid: pane.uid, fault: params.fault });
+    return { type: 'ok', shard_id: shard.id };
+  });
+
+  router.registerExtra('debug.main_fault', mainFaultParams, (params) => {
+    setTimeout(() => {
+      if (params.fault === 'throw') throw new Error('injected fault: an uncaught exception on the main thread');
+      void Promise.reject(new Error('injected fault: an unhandled rejection on the main thread'));
+    }, 20);
+    return { type: 'ok' };
+  });
+}
