@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import xtermHeadless from '@xterm/headless';
-import { WriteSizer } from '../src/workers/write-sizing.js';
+import { MAX_STRING_BYTES, WriteSizer } from '../src/workers/write-sizing.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -70,4 +70,34 @@ describe('WriteSizer', () => {
       term.dispose();
     });
   }
+});
+
+describe('WriteSizer string bound', () => {
+  it('drops a string sequence past MAX_STRING_BYTES up to its terminator; the emulator sees the rest as before', async () => {
+    const term = new Terminal({ cols: 40, rows: 5, allowProposedApi: true });
+    const titles: string[] = [];
+    term.onTitleChange((title) => titles.push(title));
+    const data = new TextEncoder().encode(`\x1b]2;${'T'.repeat(MAX_STRING_BYTES * 3)}\x07after\x1b]2;short\x1b\\`);
+    const sizer = new WriteSizer();
+    let fed = 0;
+    for (let offset = 0; offset < data.length; ) {
+      const dropped = sizer.oversizedString(data, offset);
+      if (dropped > 0) {
+        offset += dropped;
+        continue;
+      }
+      const length = sizer.next(data, offset, 20, 40);
+      await write(term, data.subarray(offset, offset + length));
+      fed += length;
+      offset += length;
+    }
+    assert.ok(fed < MAX_STRING_BYTES + 100, `${fed} bytes reached the emulator`);
+    assert.equal(titles.length, 2);
+    assert.match(titles[0] ?? '', /^T+$/);
+    const cut = titles[0]?.length ?? 0;
+    assert.ok(cut > MAX_STRING_BYTES - 8 && cut < MAX_STRING_BYTES, `the title was cut to ${cut} characters`);
+    assert.equal(titles[1], 'short');
+    assert.match(term.buffer.active.getLine(0)?.translateToString() ?? '', /^after/);
+    term.dispose();
+  });
 });

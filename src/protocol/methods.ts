@@ -21,9 +21,13 @@ const execText = z.string().refine((text) => !text.includes('\0'), 'must not con
 /** An environment name: `NAME=value` must split where the client meant (`A=B` would set A, and could shadow HERDR_*). */
 const envName = z.string().regex(/^[^=\0]+$/, 'an environment name must be non-empty, without "=" or NUL');
 
+/** A label is shown in lists and kept in retained events (workspace_created): bounded, like every text the server keeps. */
+export const MAX_LABEL_CHARS = 1024;
+const label = z.string().max(MAX_LABEL_CHARS);
+
 /** Extra params of `workspace.create` and `pane.split` (docs/protocol.md §5). */
 const spawnOptions = {
-  label: optional(z.string()),
+  label: optional(label),
   command: optional(z.array(execText).min(1, 'command needs at least the program')),
   env: optional(z.record(envName, execText)),
   cols: optional(dimension),
@@ -117,7 +121,7 @@ export const METHOD_PARAMS = {
   'workspace.get': z.object({ workspace_id: workspaceId }),
   'workspace.create': z.object({ cwd: optional(execText), focus: optional(z.boolean()), ...spawnOptions }),
   'workspace.focus': z.object({ workspace_id: workspaceId }),
-  'workspace.rename': z.object({ workspace_id: workspaceId, label: z.string() }),
+  'workspace.rename': z.object({ workspace_id: workspaceId, label }),
   'workspace.close': z.object({ workspace_id: workspaceId }),
   'pane.list': z.object({ workspace_id: optional(workspaceId) }),
   'pane.get': z.object({ pane_id: paneId }),

@@ -63,6 +63,8 @@ export class OutputParser {
 
   /** Parses the next sized write of `data` from `offset`; returns the offset after it. */
   private parse(data: Uint8Array, offset: number): number {
+    const dropped = this.sizer.oversizedString(data, offset);
+    if (dropped > 0) return offset + dropped;
     const length = this.sizer.next(data, offset, MAX_ROWS_PER_WRITE, this.term.cols);
     this.writeSync(offset === 0 && length === data.length ? data : data.subarray(offset, offset + length));
     this.capture.collect();

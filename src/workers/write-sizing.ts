@@ -3,6 +3,12 @@
  * (emulator.ts), in writes that can never scroll more rows than the
  * emulator's scrollback holds, so no row is trimmed before
  * scrollback-capture.ts has copied it.
+ *
+ * It also bounds string sequences (OSC, DCS, APC, PM, SOS): past
+ * MAX_STRING_BYTES of payload the rest, up to the terminator, never reaches
+ * the emulator. xterm collects every such payload, once for each handler of
+ * its number, up to 10 MB; an unterminated 8 MB OSC took a shard's heap to
+ * 285 MB, and a title of megabytes would reach every pane_info.
  */
 import { SCROLLBACK_ROWS } from './emulator.js';
 
@@ -15,6 +21,9 @@ export const MAX_ROWS_PER_WRITE = SCROLLBACK_ROWS - 1;
  * more rows than a write may add (and xterm allocates n cells for it).
  */
 export const MAX_REPEAT_ROWS = MAX_ROWS_PER_WRITE - 2;
+
+/** A string sequence's payload beyond this is dropped before the emulator (nothing we or xterm headless read is longer). */
+export const MAX_STRING_BYTES = 64 * 1024;
 
 const enum State {
   Ground,
@@ -47,10 +56,23 @@ export class WriteSizer {
   private param = 0;
   private paramDone = false;
   private plainCsi = true;
+  private stringBytes = 0;
 
   /** No escape sequence is open (the emulator's parser is in its ground state too). */
   get inGround(): boolean {
     return this.state === State.Ground;
+  }
+
+  /** Bytes of `data` from `offset` to drop: payload of a string sequence past MAX_STRING_BYTES, up to its terminator. */
+  oversizedString(data: Uint8Array, offset: number): number {
+    if (this.state !== State.String || this.stringBytes < MAX_STRING_BYTES) return 0;
+    let end = offset;
+    while (end < data.length) {
+      const byte = data[end] as number;
+      if (byte === 0x07 || byte === 0x18 || byte === 0x1a || byte === ESC) break;
+      end++;
+    }
+    return end - offset;
   }
 
   /** Bytes of `data` from `offset` for the next write (at least 1 when any are left and maxRows ≥ 1). */
@@ -64,12 +86,16 @@ export class WriteSizer {
       switch (this.state) {
         case State.Ground:
           if (byte >= 0x20 && byte < 0x7f) {
-            // A run of printable ASCII, counted in one go (most output is).
+            // A run of printable ASCII, counted in one go (most output is), as far as this write has
+            // rows for: the rest of this row and the rows left. Bounding the scan keeps a line of
+            // megabytes linear (it used to be rescanned whole for every byte: 35 KB/s).
+            const room = Math.max(0, cols - this.column) + (maxRows - rows) * cols;
+            const stop = Math.min(limit, i + room);
             let end = i + 1;
-            while (end < limit && (data[end] as number) >= 0x20 && (data[end] as number) < 0x7f) end++;
-            const total = this.column + (end - i);
-            const wraps = total > cols ? Math.ceil((total - cols) / cols) : 0;
-            if (rows + wraps <= maxRows) {
+            while (end < stop && (data[end] as number) >= 0x20 && (data[end] as number) < 0x7f) end++;
+            if (room > 0) {
+              const total = this.column + (end - i);
+              const wraps = total > cols ? Math.ceil((total - cols) / cols) : 0;
               rows += wraps;
               this.column = wraps === 0 ? total : ((total - cols - 1) % cols) + 1;
               i = end - 1;
@@ -105,7 +131,10 @@ export class WriteSizer {
             this.param = 0;
             this.paramDone = false;
             this.plainCsi = true;
-          } else if (byte === 0x5d || byte === 0x50 || byte === 0x58 || byte === 0x5e || byte === 0x5f) this.state = State.String;
+          } else if (byte === 0x5d || byte === 0x50 || byte === 0x58 || byte === 0x5e || byte === 0x5f) {
+            this.state = State.String;
+            this.stringBytes = 0;
+          }
           else if (byte !== ESC) {
             if (byte === 0x44 || byte === 0x45) rows++;
             this.column = cols;
@@ -141,6 +170,8 @@ export class WriteSizer {
             this.column = this.columnBeforeEscape;
             this.state = State.Ground;
           } else if (byte === ESC) this.state = State.StringEscape;
+          // The write ends at the bound; what follows is dropped up to the terminator (oversizedString).
+          else if (++this.stringBytes >= MAX_STRING_BYTES) return i + 1 - offset;
           break;
         case State.StringEscape:
           if (byte === 0x5c) {

@@ -5,8 +5,12 @@
  * - `debug.shard_fault {pane_id, fault}` makes the shard holding a pane fail
  *   (src/workers/debug-faults.ts);
  * - `debug.main_fault {fault: "throw" | "reject"}` raises an uncaught exception
- *   or an unhandled rejection on the main thread, which must be logged only.
+ *   or an unhandled rejection on the main thread, which must be logged only;
+ * - `debug.collect_garbage {}` runs a full GC on the main thread and answers
+ *   the heap then in use, so a leak test compares what is really retained.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
 import { SHARD_FAULTS } from '../../protocol/thread.js';
 import type { Router } from '../router.js';
@@ -23,6 +27,12 @@ export function registerDebugHandlers(router: Router, session: Session): void {
     const shard = session.shardOf(pane.workspace);
     await shard.request('fault', { paneUid: pane.uid, fault: params.fault });
     return { type: 'ok', shard_id: shard.id };
+  });
+
+  router.registerExtra('debug.collect_garbage', z.object({}), () => {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+    return { type: 'ok', heap_used_bytes: process.memoryUsage().heapUsed };
   });
 
   router.registerExtra('debug.main_fault', mainFaultParams, (params) => {
