@@ -196,9 +196,9 @@ async function settle(server: TestServer): Promise<void> {
 describe('hostile input from clients', () => {
   it(`3 × ${LINE_COUNT} generated lines: each answered well-formed, the server unharmed and back where it started (seed ${SEED})`, { timeout: 600_000 }, async (t) => {
     rmSync(PWNED, { force: true });
-    // HERDR_DEBUG_FAULTS for debug.collect_garbage: what the heap really retains, not what V8 keeps reserved.
+    // HERDR_DEBUG_FAULTS for debug.inspect: what the heap really retains, not what V8 keeps reserved.
     const server = await startServer({ workers: 2, shell: '/bin/cat', env: { HERDR_DEBUG_FAULTS: '1' } });
-    const retainedHeap = async () => ((await server.request('debug.collect_garbage', {})) as { result: { heap_used_bytes: number } }).result.heap_used_bytes;
+    const retainedHeap = async () => ((await server.request('debug.inspect', {})) as { result: { heap_used_bytes: number } }).result.heap_used_bytes;
     try {
       // A shard opens a few fds for good at its first spawn: warm both up before counting.
       for (let i = 0; i < 2; i++) await newWorkspace(server);

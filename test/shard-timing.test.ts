@@ -1,7 +1,8 @@
 /**
  * The shard's timing pieces on a hand-moved clock: when output is parsed
  * (output-coalescer.ts), when screens are looked at (evaluation-scheduler.ts)
- * and when pane facts are posted (fact-reporter.ts).
+ * when pane facts are posted (fact-reporter.ts) and how often a pane's
+ * changes reach main (report-throttle.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -15,6 +16,7 @@ import {
   OutputCoalescer,
   QUIET_GAP_MS,
 } from '../src/workers/output-coalescer.js';
+import { REPORTS_PER_SECOND, REPORT_BURST, ReportThrottle } from '../src/workers/report-throttle.js';
 import { ManualClock } from './helpers/clock.js';
 
 const fullRead = () => new Uint8Array(FULL_READ_BYTES).fill(0x61);
@@ -161,5 +163,40 @@ describe('FactReporter', () => {
     reporter.touch(1);
     clock.advance(UPDATE_INTERVAL_MS);
     assert.equal(posts.length, 2);
+  });
+});
+
+describe('ReportThrottle', () => {
+  it('passes a burst at once, then one change per token: the latest, unless it is what was passed last', () => {
+    const clock = new ManualClock();
+    const passed: string[] = [];
+    const throttle = new ReportThrottle<string>((value) => passed.push(value), (a, b) => a === b, clock);
+    const tokenMs = 1000 / REPORTS_PER_SECOND;
+    for (let i = 0; i < REPORT_BURST; i++) throttle.offer(`command ${i}`);
+    assert.equal(passed.length, REPORT_BURST, 'a burst passes at once, every change of it');
+    for (let i = 0; i < 1000; i++) throttle.offer(i % 2 === 0 ? 'idle' : 'working');
+    throttle.offer('idle');
+    assert.equal(passed.length, REPORT_BURST, 'past the burst nothing at once');
+    clock.advance(tokenMs);
+    assert.deepEqual(passed.slice(REPORT_BURST), ['idle'], 'the latest when the next token comes');
+    throttle.offer('working');
+    throttle.offer('idle');
+    clock.advance(tokenMs);
+    assert.deepEqual(passed.slice(REPORT_BURST), ['idle'], 'a flicker back to what was passed last passes nothing');
+    // A flood for a second passes about REPORTS_PER_SECOND changes.
+    for (let ms = 0; ms < 1000; ms += 5) {
+      throttle.offer(ms % 10 === 0 ? 'working' : 'idle');
+      clock.advance(5);
+    }
+    const flood = passed.length - REPORT_BURST - 1;
+    assert.ok(flood <= REPORTS_PER_SECOND + 1, `${flood} changes passed in a flooded second`);
+    clock.advance(1000);
+    throttle.offer('blocked');
+    assert.equal(passed.at(-1), 'blocked', 'after a quiet second, at once again');
+    throttle.offer('idle');
+    throttle.offer('working');
+    throttle.dispose();
+    clock.advance(1000);
+    assert.equal(passed.at(-1), 'working', 'with tokens to spare each change passes');
   });
 });

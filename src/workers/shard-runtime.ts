@@ -12,6 +12,7 @@ import type { FromShard, ShardInit, ShardRequestKind, ShardRequests, ToShard } f
 import { AgentWatch, PROCESS_TICK_MS } from './agents/agent-watch.js';
 import { type Clock, realClock } from './clock.js';
 import { injectFault } from './debug-faults.js';
+import { ReportThrottle } from './report-throttle.js';
 import { EvaluationScheduler } from './evaluation-scheduler.js';
 import { FactReporter } from './fact-reporter.js';
 import { IdleCollector } from './idle-gc.js';
@@ -23,6 +24,8 @@ import { hangUpPanes } from '../os/pane-processes.js';
 interface PaneEntry {
   pane: Pane;
   agent: AgentWatch;
+  /** Finished commands (OSC 133 D), passed on at most one per report interval: the last exit code always arrives. */
+  commands: ReportThrottle<number>;
 }
 
 type Handlers = {
@@ -85,7 +88,7 @@ export class ShardRuntime {
     },
     factsChanged: (pane) => this.facts.touch(pane.uid),
     status: (pane, status) => this.panes.get(pane.uid)?.agent.programStatus(status),
-    commandFinished: (pane, exitCode) => this.post({ kind: 'commandFinished', paneUid: pane.uid, exitCode }),
+    commandFinished: (pane, exitCode) => this.panes.get(pane.uid)?.commands.offer(exitCode),
     notification: (pane, notification) => this.post({ kind: 'notification', paneUid: pane.uid, ...notification }),
     exited: (pane, exitCode, signal) => {
       this.retiredBytes += pane.bytesParsed;
@@ -118,6 +121,7 @@ export class ShardRuntime {
   private forget(paneUid: number): void {
     this.dropMatchers(paneUid);
     this.panes.get(paneUid)?.agent.dispose();
+    this.panes.get(paneUid)?.commands.dispose();
     this.panes.delete(paneUid);
     this.facts.remove(paneUid);
     this.scheduler.forget(paneUid);
@@ -146,7 +150,12 @@ export class ShardRuntime {
         (picture) => this.post({ kind: 'agentChanged', paneUid: pane.uid, ...picture }),
         this.clock,
       );
-      this.panes.set(pane.uid, { pane, agent });
+      const commands = new ReportThrottle<number>(
+        (exitCode) => this.post({ kind: 'commandFinished', paneUid: pane.uid, exitCode }),
+        () => false,
+        this.clock,
+      );
+      this.panes.set(pane.uid, { pane, agent, commands });
       this.facts.add(pane, cwd);
       return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, this.init.home) };
     },

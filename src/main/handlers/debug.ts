@@ -6,8 +6,9 @@
  *   (src/workers/debug-faults.ts);
  * - `debug.main_fault {fault: "throw" | "reject"}` raises an uncaught exception
  *   or an unhandled rejection on the main thread, which must be logged only;
- * - `debug.collect_garbage {}` runs a full GC on the main thread and answers
- *   the heap then in use, so a leak test compares what is really retained.
+ * - `debug.inspect {}` runs a full GC on the main thread and answers the heap
+ *   then in use and the main thread's active handles and timers by kind, so a
+ *   leak test compares what is really retained.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -29,10 +30,12 @@ export function registerDebugHandlers(router: Router, session: Session): void {
     return { type: 'ok', shard_id: shard.id };
   });
 
-  router.registerExtra('debug.collect_garbage', z.object({}), () => {
+  router.registerExtra('debug.inspect', z.object({}), () => {
     setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();
-    return { type: 'ok', heap_used_bytes: process.memoryUsage().heapUsed };
+    const resources: Record<string, number> = {};
+    for (const kind of process.getActiveResourcesInfo()) resources[kind] = (resources[kind] ?? 0) + 1;
+    return { type: 'ok', heap_used_bytes: process.memoryUsage().heapUsed, active_resources: resources };
   });
 
   router.registerExtra('debug.main_fault', mainFaultParams, (params) => {

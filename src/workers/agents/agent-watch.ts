@@ -4,12 +4,14 @@
  * PROCESS_CHECK_AFTER_MS; a change inside that window gets its check at the
  * window's end, so a short-lived agent is not missed), the screen on every
  * change while an agent is there, and a held state (claude's) again when its
- * hold ends. Only changes are reported.
+ * hold ends. Only changes are reported, and no faster than report-throttle.ts
+ * lets them (a program may flip its status a million times a second).
  */
 import type { AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { Clock, Timer } from '../clock.js';
+import { ReportThrottle } from '../report-throttle.js';
 import type { ProgramStatus } from '../signals/program-status.js';
-import { PaneAgent } from './pane-agent.js';
+import { PaneAgent, samePicture } from './pane-agent.js';
 
 /** A screen change re-checks the foreground process when the last check is older than this. */
 export const PROCESS_CHECK_AFTER_MS = 250;
@@ -26,13 +28,16 @@ export interface WatchedPane {
 export class AgentWatch {
   private processCheck: Timer | undefined;
   private recheck: Timer | undefined;
+  private readonly reports: ReportThrottle<AgentPicture>;
 
   constructor(
     private readonly pane: WatchedPane,
-    private readonly report: (picture: AgentPicture) => void,
+    report: (picture: AgentPicture) => void,
     private readonly clock: Clock,
     private readonly agent = new PaneAgent(pane.pid),
-  ) {}
+  ) {
+    this.reports = new ReportThrottle(report, samePicture, clock);
+  }
 
   /** Screen changes need a look unless a process check is already on its way (it looks at the screen too). */
   get wantsScreenChanges(): boolean {
@@ -77,11 +82,12 @@ export class AgentWatch {
   dispose(): void {
     this.processCheck?.cancel();
     this.recheck?.cancel();
+    this.reports.dispose();
   }
 
   private evaluate(now: number): void {
     const { picture, recheckAt } = this.agent.evaluate(() => this.pane.screen(), now);
-    if (picture) this.report(picture);
+    if (picture) this.reports.offer(picture);
     if (recheckAt !== undefined) {
       this.recheck?.cancel();
       this.recheck = this.clock.after(Math.max(0, recheckAt - now), () => {

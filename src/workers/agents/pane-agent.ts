@@ -190,7 +190,7 @@ export class PaneAgent {
   };
 }
 
-function samePicture(a: AgentPicture, b: AgentPicture): boolean {
+export function samePicture(a: AgentPicture, b: AgentPicture): boolean {
   return (
     a.agent === b.agent &&
     a.state === b.state &&
