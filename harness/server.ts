@@ -93,6 +93,12 @@ export function tempDir(prefix = 'herdr-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** Servers still running; killed when this process exits, so a test that timed out leaves none behind (with its panes). */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Spawns `herdr server` and waits until it answers ping. */
 export async function startServer(options: StartOptions = {}): Promise<LocalServer> {
   const dir = tempDir();
@@ -105,6 +111,8 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
     env: { ...(options.baseEnv ?? { ...process.env, PS1: '$ ' }), ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   const server = new LocalServer(socketPath, dir, child);
   await eventually(
     async () => {
