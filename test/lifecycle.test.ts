@@ -1,0 +1,128 @@
+/**
+ * The server's life: SIGTERM and SIGINT end every pane process (the jobs a
+ * shell left in the background and programs that ignore the hangup too) and
+ * remove the socket; after `kill -9` the next server takes over the stale
+ * socket; a thousand create/close cycles leave fds, threads and memory where
+ * they started. (A second server on a live path is refused: transport.test.ts.)
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
+
+const fdCount = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+const threadCount = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
+function rssBytes(pid: number): number {
+  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+}
+
+/** Processes of these sessions still alive (zombies excluded). */
+function survivors(sessions: number[]): number[] {
+  const wanted = new Set(sessions);
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return wanted.has(Number(fields[3])) && fields[0] !== 'Z' ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Panes whose processes a plain SIGHUP would not all end: a trap, a background job, a busy program. */
+async function stubbornPanes(server: TestServer): Promise<number[]> {
+  await newWorkspace(server, { command: ['/bin/sh', '-c', "trap '' HUP; sleep 600"] });
+  const { paneId } = await newWorkspace(server);
+  await promptShown(server, paneId);
+  await server.call('pane.send_input', { pane_id: paneId, text: 'sleep 600 & echo started' });
+  await readUntil(server, paneId, (t) => /^started$/m.test(t));
+  await newWorkspace(server, { command: ['yes'] });
+  const { panes } = await server.call('pane.list', {});
+  return panes.map((p) => p.pid ?? 0);
+}
+
+describe('lifecycle', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} ends every pane process and removes the socket`, async () => {
+      const server = await startServer();
+      try {
+        const sessions = await stubbornPanes(server);
+        assert.ok(survivors(sessions).length >= 5);
+        server.child.kill(signal);
+        assert.equal(await server.waitExit(), 0);
+        assert.equal(existsSync(server.socketPath), false, 'the socket is removed');
+        await eventually(() => survivors(sessions).length === 0, `every pane process to end (${survivors(sessions).join(', ')} left)`, 5000);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+
+  it('after kill -9 the next server on the same path takes over the stale socket; the old panes are hung up', async () => {
+    const first = await startServer();
+    const { paneId } = await newWorkspace(first);
+    await promptShown(first, paneId);
+    const { pane } = await first.call('pane.get', { pane_id: paneId });
+    first.child.kill('SIGKILL');
+    await first.waitExit();
+    assert.ok(existsSync(first.socketPath), 'the stale socket is left behind');
+    // The kernel closed the dead server's PTY masters: its shells got SIGHUP.
+    await eventually(() => survivors([pane.pid ?? 0]).length === 0, 'the old shell to end');
+    const second = await startServer({ socketPath: first.socketPath });
+    try {
+      const { paneId: fresh } = await newWorkspace(second);
+      await promptShown(second, fresh);
+      assert.equal((await second.call('server.stats', {})).panes, 1);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
+  it('1 000 create/close cycles of workspaces and panes leave fds, threads and memory where they started', { timeout: 300_000 }, async (t) => {
+    const server = await startServer({ workers: 2, env: { HERDR_DEBUG_FAULTS: '1' } });
+    const retainedHeap = async () => ((await server.request('debug.inspect', {})) as { result: { heap_used_bytes: number } }).result.heap_used_bytes;
+    try {
+      const base = await newWorkspace(server, { command: ['/bin/cat'] });
+      const baseStable = (await server.call('pane.get', { pane_id: base.paneId })).pane.stable_id ?? '';
+      /** 500 workspaces and 500 split panes, four clients at a time; then waits until the shards let them go. */
+      const cycles = async (): Promise<number> => {
+        const started = Date.now();
+        await Promise.all(
+          Array.from({ length: 4 }, async (_, client) => {
+            for (let i = 0; i < 125; i++) {
+              // Stable ids: the other clients' closes renumber the compact ones meanwhile.
+              const { workspace } = await server.call('workspace.create', { cwd: server.dir, command: ['/bin/cat'], label: `cycle ${client}.${i}` });
+              await server.call('workspace.close', { workspace_id: workspace.stable_id ?? '' });
+              const { pane } = await server.call('pane.split', { target_pane_id: baseStable, direction: i % 2 === 0 ? 'right' : 'down', command: ['/bin/cat'] });
+              await server.call('pane.close', { pane_id: pane.stable_id ?? '' });
+            }
+          }),
+        );
+        await eventually(async () => {
+          const stats = await server.call('server.stats', {});
+          return stats.panes === 1 && stats.shards.reduce((n, s) => n + s.panes, 0) === 1;
+        }, 'the closed panes to be gone from their shards', 20_000);
+        return (Date.now() - started) / 1000;
+      };
+      const fds = fdCount(server.pid);
+      const threads = threadCount(server.pid);
+      // The first thousand also grow what V8 and the allocator keep once grown (shard heaps, the 4 096
+      // retained events), which RSS never gives back; the second thousand must add nothing.
+      const seconds = [await cycles()];
+      const first = { rss: rssBytes(server.pid), heap: await retainedHeap() };
+      seconds.push(await cycles());
+      await eventually(() => fdCount(server.pid) <= fds, `fds back to ${fds} (now ${fdCount(server.pid)})`, 20_000);
+      await eventually(() => threadCount(server.pid) <= threads, `threads back to ${threads} (now ${threadCount(server.pid)})`, 20_000);
+      const second = { rss: rssBytes(server.pid), heap: await retainedHeap() };
+      t.diagnostic(`2 × 1000 cycles in ${seconds.map((s) => s.toFixed(1)).join(' + ')} s; main heap after GC ${Math.round(first.heap / 1e6)} → ${Math.round(second.heap / 1e6)} MB; RSS ${Math.round(first.rss / 1e6)} → ${Math.round(second.rss / 1e6)} MB; fds ${fds}, threads ${threads}`);
+      assert.ok(second.heap - first.heap < 8 * 1024 * 1024, `the second thousand left ${Math.round((second.heap - first.heap) / 1e6)} MB more on the heap`);
+      // Shard heaps are collected when V8 sees fit: measured +38–47 MB in a second thousand, flat after.
+      assert.ok(second.rss - first.rss < 100 * 1024 * 1024, `the second thousand grew RSS ${Math.round((second.rss - first.rss) / 1e6)} MB more`);
+    } finally {
+      await server.stop();
+    }
+  });
+});
