@@ -6,7 +6,7 @@
  * back near the start, nothing was run through a shell, and normal requests work.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { MAX_LINE_BYTES } from '../src/main/connection.js';
@@ -14,30 +14,13 @@ import { ERROR_CODES } from '../src/protocol/errors.js';
 import { METHOD_PARAMS, METHOD_RESULTS, type MethodName, isMethodName } from '../src/protocol/methods.js';
 import { type FuzzLine, fuzzLines } from './helpers/fuzz-lines.js';
 import { type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
+import { fdCount, fdTargets, rssBytes } from './helpers/proc.js';
 
 const SEED = Number(process.env.HERDR_FUZZ_SEED ?? 20261203);
 const LINE_COUNT = 10_500;
 const ONE_SHOT_CONCURRENCY = 12;
 const KEEP_ALIVE_CONNECTIONS = 6;
 const PWNED = '/tmp/herdr-fuzz-pwned';
-
-const fdCount = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
-/** What the server's fds point at, for the failure message. */
-function fdTargets(pid: number): string {
-  return readdirSync(`/proc/${pid}/fd`)
-    .map((fd) => {
-      try {
-        return readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        return '?';
-      }
-    })
-    .join(' ');
-}
-function rssBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
-}
 
 interface Answer {
   id?: unknown;
@@ -204,7 +187,7 @@ describe('hostile input from clients', () => {
       for (let i = 0; i < 2; i++) await newWorkspace(server);
       await settle(server);
       const fdsBefore = fdCount(server.pid);
-      const targetsBefore = fdTargets(server.pid);
+      const targetsBefore = [...fdTargets(server.pid).values()].join(' ');
       const rss = [rssBytes(server.pid)];
       const heap = [await retainedHeap()];
 
@@ -218,7 +201,7 @@ describe('hostile input from clients', () => {
         assert.deepEqual(problems.slice(0, 20), [], `seed ${seed}: ${problems.length} bad answers`);
         assert.equal(server.running, true, 'the server is still running');
         await settle(server);
-        await eventually(() => fdCount(server.pid) <= fdsBefore, `fds back to ${fdsBefore} (now ${fdCount(server.pid)}): before ${targetsBefore}; now ${fdTargets(server.pid)}`, 20_000);
+        await eventually(() => fdCount(server.pid) <= fdsBefore, `fds back to ${fdsBefore} (now ${fdCount(server.pid)}): before ${targetsBefore}; now ${[...fdTargets(server.pid).values()].join(' ')}`, 20_000);
         rss.push(rssBytes(server.pid));
         heap.push(await retainedHeap());
       }

@@ -2,19 +2,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { HerdrError } from '../src/cli/client.js';
 import { ERROR_CODES } from '../src/protocol/errors.js';
-import { eventually, rawExchange, startServer } from './helpers/server.js';
+import { codeOf, eventually, rawExchange, startServer } from './helpers/server.js';
 
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HerdrError) return error.code;
-    throw error;
-  }
-  throw new Error('expected an error response');
-}
 
 describe('error codes', () => {
   it('answers each with its code; the server keeps serving', async () => {

@@ -9,35 +9,16 @@
  * pane is readable afterwards.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { REPO_ROOT, type TestServer, eventually, newWorkspace, promptShown, readUntil, sleep, startServer } from './helpers/server.js';
+import { rssBytes, sessionMembers } from './helpers/proc.js';
 
 const PRINT = join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'print.py');
 const MODES = ['long-line', 'osc-unterminated', 'title', 'dcs-unterminated', 'bad-utf8', 'sgr', 'alt-screen', 'fork-bomb'] as const;
 /** A shell's request taking this long means its shard stalled (the shard's own deadline is 10 s). */
 const STALL_BOUND_MS = 3000;
 const RSS_BOUND_BYTES = 1024 * 1024 * 1024;
-
-function rssBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
-}
-
-/** Processes whose session is `sid` (a pane's shell leads its own session). */
-function sessionMembers(sid: number): number[] {
-  return readdirSync('/proc').flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(fields[3]) === sid && fields[0] !== 'Z' ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 /** Times requests to an ordinary pane until `until` resolves; returns the slowest. */
 async function probe(server: TestServer, paneId: string, until: Promise<unknown>): Promise<number> {
@@ -102,9 +83,9 @@ describe('hostile output from panes', () => {
       const bombPane = panes.get('fork-bomb') ?? '';
       const { pane: bomb } = await server.call('pane.get', { pane_id: bombPane });
       const sid = bomb.pid ?? 0;
-      assert.equal(sessionMembers(sid).length, 511, 'the whole tree was forked');
+      assert.equal(sessionMembers([sid]).length, 511, 'the whole tree was forked');
       await server.call('pane.close', { pane_id: bombPane });
-      await eventually(() => sessionMembers(sid).length === 0, `the fork bomb's processes to end (${sessionMembers(sid).length} left)`, 10_000);
+      await eventually(() => sessionMembers([sid]).length === 0, `the fork bomb's processes to end (${sessionMembers([sid]).length} left)`, 10_000);
     } finally {
       await server.stop();
     }

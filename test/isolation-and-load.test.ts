@@ -1,18 +1,9 @@
 /** Security and load: no pane can reach another pane's terminal; a flood slows only its own pane. */
 import assert from 'node:assert/strict';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { fdTargets } from './helpers/proc.js';
 import { eventually, readUntil, startServer } from './helpers/server.js';
-
-function fdTargets(pid: number): string[] {
-  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
-    try {
-      return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
-    } catch {
-      return [];
-    }
-  });
-}
 
 describe('isolation', () => {
   it("a pane's processes hold no PTY master and no other pane's terminal", async () => {
@@ -28,7 +19,7 @@ describe('isolation', () => {
       for (const pane of panes) {
         // Between fork and exec the child is still node-pty's helper code; judge the program itself.
         await eventually(() => readlinkSync(`/proc/${pane.pid}/exe`) !== process.execPath, `pane ${pane.pane_id} to exec`);
-        const targets = fdTargets(pane.pid);
+        const targets = [...fdTargets(pane.pid ?? 0).values()];
         assert.ok(!targets.includes('/dev/ptmx'), `pane ${pane.pane_id} holds a PTY master: ${targets.join(', ')}`);
         const ttys = new Set(targets.filter((t) => t.startsWith('/dev/pts/')));
         assert.equal(ttys.size, 1, `pane ${pane.pane_id} has exactly its own terminal: ${[...ttys].join(', ')}`);

@@ -6,30 +6,10 @@
  * they started. (A second server on a live path is refused: transport.test.ts.)
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
-
-const fdCount = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
-const threadCount = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
-function rssBytes(pid: number): number {
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-}
-
-/** Processes of these sessions still alive (zombies excluded). */
-function survivors(sessions: number[]): number[] {
-  const wanted = new Set(sessions);
-  return readdirSync('/proc').flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return wanted.has(Number(fields[3])) && fields[0] !== 'Z' ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+import { fdCount, rssBytes, sessionMembers, threadCount } from './helpers/proc.js';
 
 /** Panes whose processes a plain SIGHUP would not all end: a trap, a background job, a busy program. */
 async function stubbornPanes(server: TestServer): Promise<number[]> {
@@ -49,11 +29,11 @@ describe('lifecycle', () => {
       const server = await startServer();
       try {
         const sessions = await stubbornPanes(server);
-        assert.ok(survivors(sessions).length >= 5);
+        assert.ok(sessionMembers(sessions).length >= 5);
         server.child.kill(signal);
         assert.equal(await server.waitExit(), 0);
         assert.equal(existsSync(server.socketPath), false, 'the socket is removed');
-        await eventually(() => survivors(sessions).length === 0, `every pane process to end (${survivors(sessions).join(', ')} left)`, 5000);
+        await eventually(() => sessionMembers(sessions).length === 0, `every pane process to end (${sessionMembers(sessions).join(', ')} left)`, 5000);
       } finally {
         await server.stop();
       }
@@ -69,7 +49,7 @@ describe('lifecycle', () => {
     await first.waitExit();
     assert.ok(existsSync(first.socketPath), 'the stale socket is left behind');
     // The kernel closed the dead server's PTY masters: its shells got SIGHUP.
-    await eventually(() => survivors([pane.pid ?? 0]).length === 0, 'the old shell to end');
+    await eventually(() => sessionMembers([pane.pid ?? 0]).length === 0, 'the old shell to end');
     const second = await startServer({ socketPath: first.socketPath });
     try {
       const { paneId: fresh } = await newWorkspace(second);

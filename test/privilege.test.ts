@@ -7,33 +7,11 @@
  * in isolation-and-load.test.ts.)
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { HerdrError } from '../src/cli/client.js';
-import { type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
-
-function fdTargets(pid: number): Map<string, string> {
-  const targets = new Map<string, string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      targets.set(fd, readlinkSync(`/proc/${pid}/fd/${fd}`));
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return targets;
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof HerdrError) return error.code;
-    throw error;
-  }
-}
+import { type TestServer, codeOf, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
+import { fdTargets } from './helpers/proc.js';
 
 async function printed(server: TestServer, command: string[]): Promise<string> {
   const { paneId } = await newWorkspace(server, { command: [...command] });

@@ -5,12 +5,11 @@
  * work. Faults are injected with the test-only debug methods (docs/testing.md).
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { HerdrError } from '../src/cli/client.js';
 import type { ShardFault } from '../src/protocol/thread.js';
 import { EventClient } from './helpers/events.js';
-import { type TestServer, eventually, newWorkspace, promptShown, readUntil, sleep, startServer } from './helpers/server.js';
+import { type TestServer, codeOf, eventually, newWorkspace, promptShown, readUntil, sleep, startServer } from './helpers/server.js';
+import { fdCount, running, threadCount } from './helpers/proc.js';
 
 const STALL_MS = 2000;
 const FAULT_SERVER = {
@@ -19,30 +18,7 @@ const FAULT_SERVER = {
   serverArgs: ['--shard-timeout', String(STALL_MS), '--shard-heap-mb', '128'],
 };
 
-/** A process that exists and is not a zombie waiting to be reaped. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 type ErrorAnswer = { error?: { code: string; message: string } };
-
-const fdCount = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
-const threadCount = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof HerdrError) return error.code;
-    throw error;
-  }
-}
 
 /** The pid a pane's shell printed for `$!` after starting `sleep 600 &`. */
 async function backgroundJob(server: TestServer, paneId: string): Promise<number> {

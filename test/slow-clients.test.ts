@@ -6,19 +6,14 @@
  * or fd behind (`server.stats`, and the test-only `debug.inspect`).
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { type Socket, connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { LINE_TIMEOUT_MS } from '../src/main/connection.js';
 import { EventClient } from './helpers/events.js';
 import { type TestServer, eventually, newWorkspace, promptShown, sleep, startServer } from './helpers/server.js';
+import { fdCount, rssBytes } from './helpers/proc.js';
 
 const DEBUG = { env: { HERDR_DEBUG_FAULTS: '1' } };
-const fdCount = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
-function rssBytes(pid: number): number {
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-}
-
 interface Inspection {
   heap_used_bytes: number;
   active_resources: Record<string, number>;

@@ -83,8 +83,8 @@ export class ShardHandle {
       resourceLimits: { maxYoungGenerationSizeMb: SHARD_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: settings.heapMb },
     });
     this.worker.on('message', (message: FromShard) => this.receive(message));
-    this.worker.on('error', (error) => this.die(`shard ${id} crashed: ${error.message}`));
-    this.worker.on('exit', (code) => this.die(`shard ${id} exited with code ${code}`));
+    this.worker.on('error', (error) => this.threadEnded(`shard ${id} crashed: ${error.message}`, true));
+    this.worker.on('exit', (code) => this.threadEnded(`shard ${id} exited with code ${code}`, false));
     this.heartbeat = setInterval(() => this.check(), HEARTBEAT_INTERVAL_MS);
     this.heartbeat.unref();
   }
@@ -188,12 +188,15 @@ export class ShardHandle {
    * are ended from here, and a stuck thread is terminated (V8 interrupts even
    * a loop that never yields).
    */
+  /** The thread crashed or exited: the shard's death, or, for one given up on already, the late news of how it ended. */
+  private threadEnded(reason: string, crashed: boolean): void {
+    if (this.alive) this.die(reason);
+    // An OOM is only told once the thread is gone, long after its heartbeat stopped.
+    else if (crashed && !this.stopping) console.error(`herdr: ${reason} (already replaced)`);
+  }
+
   private die(reason: string): void {
-    if (!this.alive) {
-      // A shard given up on (stalled) may still say how it ended: an OOM is only told once its thread is gone.
-      if (!this.stopping && !reason.includes('exited with code')) console.error(`herdr: ${reason} (already replaced)`);
-      return;
-    }
+    if (!this.alive) return;
     this.alive = false;
     clearInterval(this.heartbeat);
     for (const pending of this.pending.values()) pending.reject(new ProtocolError('internal_error', reason));

@@ -24,7 +24,7 @@ import { hangUpPanes } from '../os/pane-processes.js';
 interface PaneEntry {
   pane: Pane;
   agent: AgentWatch;
-  /** Finished commands (OSC 133 D), passed on at most one per report interval: the last exit code always arrives. */
+  /** Finished commands (OSC 133 D), throttled like agent pictures (report-throttle.ts): the last exit code always arrives. */
   commands: ReportThrottle<number>;
 }
 

@@ -3,6 +3,7 @@
  * server): raw exchanges, workspaces, reads until a condition, the CLI.
  */
 import { execFile } from 'node:child_process';
+import { HerdrError } from '../../src/cli/client.js';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import type { MethodInput } from '../../src/protocol/methods.js';
@@ -88,4 +89,15 @@ export function readUntil(
 export function herdrCli(server: TestServer): (...args: string[]) => Promise<{ stdout: string; stderr: string }> {
   const run = promisify(execFile);
   return (...args) => run(process.execPath, [HERDR_BIN, ...args, '--socket', server.socketPath], { cwd: server.dir });
+}
+
+/** The error code a request failed with, or 'ok' when it succeeded. */
+export async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    if (error instanceof HerdrError) return error.code;
+    throw error;
+  }
 }

@@ -1,0 +1,51 @@
+/** What the tests read of the server's and the panes' processes from /proc: fds, threads, memory, sessions. */
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+
+export const fdCount = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
+export const threadCount = (pid: number): number => readdirSync(`/proc/${pid}/task`).length;
+
+/** Each open fd of a process and what it points at (`/dev/pts/3`, `socket:[123]`, …). */
+export function fdTargets(pid: number): Map<string, string> {
+  const targets = new Map<string, string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      targets.set(fd, readlinkSync(`/proc/${pid}/fd/${fd}`));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return targets;
+}
+
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** State (field 3) and session (field 6) of /proc/PID/stat, or undefined when the process is gone. */
+function stat(pid: string | number): { state: string; session: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name may hold spaces and parentheses: count fields after its last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', session: Number(fields[3]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process that exists and is not a zombie waiting to be reaped. */
+export function running(pid: number): boolean {
+  const found = stat(pid);
+  return found !== undefined && found.state !== 'Z';
+}
+
+/** Live (not zombie) processes whose session is one of `sessions` (a pane's shell leads its own). */
+export function sessionMembers(sessions: readonly number[]): number[] {
+  const wanted = new Set(sessions);
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    const found = stat(entry);
+    return found && found.state !== 'Z' && wanted.has(found.session) ? [Number(entry)] : [];
+  });
+}
