@@ -18,8 +18,14 @@ export const MAX_READ_LINES = 10_000;
 
 /** Text that reaches exec(2) or the environment, where a NUL byte would silently cut it short. */
 const execText = z.string().refine((text) => !text.includes('\0'), 'must not contain a NUL byte');
-/** An environment name: `NAME=value` must split where the client meant (`A=B` would set A, and could shadow HERDR_*). */
-const envName = z.string().regex(/^[^=\0]+$/, 'an environment name must be non-empty, without "=" or NUL');
+/** Environment additions. A name must split `NAME=value` where the client meant: `A=B` would set A, and could shadow HERDR_*. */
+const environment = z.record(z.string(), execText).superRefine((env, context) => {
+  for (const name of Object.keys(env)) {
+    if (name === '' || name.includes('=') || name.includes('\0')) {
+      context.addIssue({ code: 'custom', path: [name], message: 'an environment name must be non-empty, without "=" or NUL' });
+    }
+  }
+});
 
 /** A label is shown in lists and kept in retained events (workspace_created): bounded, like every text the server keeps. */
 export const MAX_LABEL_CHARS = 1024;
@@ -29,7 +35,7 @@ const label = z.string().max(MAX_LABEL_CHARS);
 const spawnOptions = {
   label: optional(label),
   command: optional(z.array(execText).min(1, 'command needs at least the program')),
-  env: optional(z.record(envName, execText)),
+  env: optional(environment),
   cols: optional(dimension),
   rows: optional(dimension),
 };
