@@ -13,9 +13,10 @@
  * worker thread that owns it is being torn down (a shard that crashed, ran
  * out of memory or was terminated: its PTY masters close, the shells exit on
  * the hangup, and their exits arrive mid-teardown). Nothing catches it, so
- * std::terminate aborts the whole server. Measured: 2 of 3 fault kinds
- * aborted the process before the fix, none after (ARCHITECTURE.md, "Shard
- * faults"). The fix catches that exception in the exit callback: with the
+ * std::terminate aborts the whole server. Measured: a shard that exited or
+ * hung aborted the process every time, one that threw whenever a shell was
+ * among its panes; no fault has since (ARCHITECTURE.md, "Faults and hostile
+ * input"). The fix catches that exception in the exit callback: with the
  * thread gone there is nobody left to tell.
  */
 import { execFileSync } from 'node:child_process';

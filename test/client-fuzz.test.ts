@@ -13,7 +13,7 @@ import { MAX_LINE_BYTES } from '../src/main/connection.js';
 import { ERROR_CODES } from '../src/protocol/errors.js';
 import { METHOD_PARAMS, METHOD_RESULTS, type MethodName, isMethodName } from '../src/protocol/methods.js';
 import { type FuzzLine, fuzzLines } from './helpers/fuzz-lines.js';
-import { type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
+import { type TestServer, eventually, inspect, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
 import { fdCount, fdTargets, rssBytes } from './helpers/proc.js';
 
 const SEED = Number(process.env.HERDR_FUZZ_SEED ?? 20261203);
@@ -181,7 +181,6 @@ describe('hostile input from clients', () => {
     rmSync(PWNED, { force: true });
     // HERDR_DEBUG_FAULTS for debug.inspect: what the heap really retains, not what V8 keeps reserved.
     const server = await startServer({ workers: 2, shell: '/bin/cat', env: { HERDR_DEBUG_FAULTS: '1' } });
-    const retainedHeap = async () => ((await server.request('debug.inspect', {})) as { result: { heap_used_bytes: number } }).result.heap_used_bytes;
     try {
       // A shard opens a few fds for good at its first spawn: warm both up before counting.
       for (let i = 0; i < 2; i++) await newWorkspace(server);
@@ -189,7 +188,7 @@ describe('hostile input from clients', () => {
       const fdsBefore = fdCount(server.pid);
       const targetsBefore = [...fdTargets(server.pid).values()].join(' ');
       const rss = [rssBytes(server.pid)];
-      const heap = [await retainedHeap()];
+      const heap = [(await inspect(server)).heap_used_bytes];
 
       // Three rounds: the first two fill what is bounded by design (the 4 096 retained events),
       // the third shows that nothing keeps growing.
@@ -203,7 +202,7 @@ describe('hostile input from clients', () => {
         await settle(server);
         await eventually(() => fdCount(server.pid) <= fdsBefore, `fds back to ${fdsBefore} (now ${fdCount(server.pid)}): before ${targetsBefore}; now ${[...fdTargets(server.pid).values()].join(' ')}`, 20_000);
         rss.push(rssBytes(server.pid));
-        heap.push(await retainedHeap());
+        heap.push((await inspect(server)).heap_used_bytes);
       }
       const mb = (values: number[]) => values.map((bytes) => Math.round(bytes / 1e6)).join(' → ');
       t.diagnostic(`over three rounds: main heap after GC ${mb(heap)} MB, server RSS ${mb(rss)} MB, fds ${fdsBefore} → ${fdCount(server.pid)}`);

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
+import { type TestServer, eventually, inspect, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
 import { fdCount, rssBytes, sessionMembers, threadCount } from './helpers/proc.js';
 
 /** Panes whose processes a plain SIGHUP would not all end: a trap, a background job, a busy program. */
@@ -63,7 +63,6 @@ describe('lifecycle', () => {
 
   it('1 000 create/close cycles of workspaces and panes leave fds, threads and memory where they started', { timeout: 300_000 }, async (t) => {
     const server = await startServer({ workers: 2, env: { HERDR_DEBUG_FAULTS: '1' } });
-    const retainedHeap = async () => ((await server.request('debug.inspect', {})) as { result: { heap_used_bytes: number } }).result.heap_used_bytes;
     try {
       const base = await newWorkspace(server, { command: ['/bin/cat'] });
       const baseStable = (await server.call('pane.get', { pane_id: base.paneId })).pane.stable_id ?? '';
@@ -92,11 +91,11 @@ describe('lifecycle', () => {
       // The first thousand also grow what V8 and the allocator keep once grown (shard heaps, the 4 096
       // retained events), which RSS never gives back; the second thousand must add nothing.
       const seconds = [await cycles()];
-      const first = { rss: rssBytes(server.pid), heap: await retainedHeap() };
+      const first = { rss: rssBytes(server.pid), heap: (await inspect(server)).heap_used_bytes };
       seconds.push(await cycles());
       await eventually(() => fdCount(server.pid) <= fds, `fds back to ${fds} (now ${fdCount(server.pid)})`, 20_000);
       await eventually(() => threadCount(server.pid) <= threads, `threads back to ${threads} (now ${threadCount(server.pid)})`, 20_000);
-      const second = { rss: rssBytes(server.pid), heap: await retainedHeap() };
+      const second = { rss: rssBytes(server.pid), heap: (await inspect(server)).heap_used_bytes };
       t.diagnostic(`2 × 1000 cycles in ${seconds.map((s) => s.toFixed(1)).join(' + ')} s; main heap after GC ${Math.round(first.heap / 1e6)} → ${Math.round(second.heap / 1e6)} MB; RSS ${Math.round(first.rss / 1e6)} → ${Math.round(second.rss / 1e6)} MB; fds ${fds}, threads ${threads}`);
       assert.ok(second.heap - first.heap < 8 * 1024 * 1024, `the second thousand left ${Math.round((second.heap - first.heap) / 1e6)} MB more on the heap`);
       // Shard heaps are collected when V8 sees fit: measured +38–47 MB in a second thousand, flat after.

@@ -10,18 +10,10 @@ import { type Socket, connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { LINE_TIMEOUT_MS } from '../src/main/connection.js';
 import { EventClient } from './helpers/events.js';
-import { type TestServer, eventually, newWorkspace, promptShown, sleep, startServer } from './helpers/server.js';
+import { eventually, inspect, newWorkspace, promptShown, sleep, startServer } from './helpers/server.js';
 import { fdCount, rssBytes } from './helpers/proc.js';
 
 const DEBUG = { env: { HERDR_DEBUG_FAULTS: '1' } };
-interface Inspection {
-  heap_used_bytes: number;
-  active_resources: Record<string, number>;
-}
-async function inspect(server: TestServer): Promise<Inspection> {
-  return ((await server.request('debug.inspect', {})) as { result: Inspection }).result;
-}
-
 function open(socketPath: string): Promise<Socket & { closedAt?: number }> {
   return new Promise((resolve, reject) => {
     const socket: Socket & { closedAt?: number } = connect(socketPath);

@@ -183,11 +183,6 @@ export class ShardHandle {
     }
   }
 
-  /**
-   * The shard is gone or given up on: its requests fail, its panes' processes
-   * are ended from here, and a stuck thread is terminated (V8 interrupts even
-   * a loop that never yields).
-   */
   /** The thread crashed or exited: the shard's death, or, for one given up on already, the late news of how it ended. */
   private threadEnded(reason: string, crashed: boolean): void {
     if (this.alive) this.die(reason);
@@ -195,6 +190,11 @@ export class ShardHandle {
     else if (crashed && !this.stopping) console.error(`herdr: ${reason} (already replaced)`);
   }
 
+  /**
+   * The shard is gone or given up on: its requests fail, its panes' processes
+   * are ended from here, and a stuck thread is terminated (V8 interrupts even
+   * a loop that never yields).
+   */
   private die(reason: string): void {
     if (!this.alive) return;
     this.alive = false;

@@ -85,7 +85,7 @@ export class ShardPool {
     this.restartTimers.add(timer);
   }
 
-  /** When the next waiting replacement starts, for the error that says why no shard took a workspace. */
+  /** Why no shard is running, for the error that refuses a workspace meanwhile. */
   describeBackoff(): string {
     return `${this.recentDeaths.length} shard deaths in the last minute; ${this.restartsPending} restart(s) waiting out the backoff`;
   }

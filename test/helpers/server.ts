@@ -91,6 +91,19 @@ export function herdrCli(server: TestServer): (...args: string[]) => Promise<{ s
   return (...args) => run(process.execPath, [HERDR_BIN, ...args, '--socket', server.socketPath], { cwd: server.dir });
 }
 
+/** What `debug.inspect` answers (a server started with HERDR_DEBUG_FAULTS=1, docs/testing.md). */
+export interface Inspection {
+  /** The main thread's heap in use right after a full GC. */
+  heap_used_bytes: number;
+  /** The main thread's active handles and timers, by kind. */
+  active_resources: Record<string, number>;
+}
+
+/** Runs a full GC on the server's main thread and reports what it retains. */
+export async function inspect(server: TestServer): Promise<Inspection> {
+  return ((await server.request('debug.inspect', {})) as { result: Inspection }).result;
+}
+
 /** The error code a request failed with, or 'ok' when it succeeded. */
 export async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
