@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { MAX_LINE_BYTES } from '../src/main/connection.js';
 import { ERROR_CODES } from '../src/protocol/errors.js';
 import { METHOD_PARAMS, METHOD_RESULTS, type MethodName, isMethodName } from '../src/protocol/methods.js';
-import { type FuzzLine, fuzzLines } from './helpers/fuzz-lines.js';
+import { type FuzzLine, fuzzLines, isStreamingMethod } from './helpers/fuzz-lines.js';
 import { type TestServer, eventually, inspect, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
 import { fdCount, fdTargets, rssBytes } from './helpers/proc.js';
 
@@ -64,8 +64,8 @@ function oneShot(socketPath: string, line: FuzzLine): Promise<string[]> {
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       data += chunk;
-      // A subscription stays open after its ack: the ack is all this line is owed.
-      if (line.method === 'events.subscribe' && data.includes('\n')) socket.destroy();
+      // A subscription or stream stays open after its ack: the ack is all this line is owed.
+      if (isStreamingMethod(line.method) && data.includes('\n')) socket.destroy();
     });
     socket.on('error', () => undefined); // EPIPE while the server refuses an over-long line
     socket.on('close', () => {
@@ -158,7 +158,7 @@ async function fuzzRound(server: TestServer, seed: number): Promise<{ lines: num
     const answers = await oneShot(server.socketPath, line);
     const blank = line.bytes.toString('utf8').trim() === '';
     if (answers.length === 0 && !blank) problems.push(`${line.what} (${line.id ?? 'no id'}): closed without an answer`);
-    if (answers.length > 1 && line.method !== 'events.subscribe') problems.push(`${line.what}: ${answers.length} answers`);
+    if (answers.length > 1 && !isStreamingMethod(line.method)) problems.push(`${line.what}: ${answers.length} answers`);
     if (answers[0] !== undefined) check(answers[0], line);
   });
   await Promise.all(keptAliveRuns);
@@ -170,9 +170,9 @@ async function settle(server: TestServer): Promise<void> {
   await closeEverything(server);
   let left = '';
   await eventually(async () => {
-    const { panes, shards, connections, waits, subscriptions, matchers } = await server.call('server.stats', {});
-    left = JSON.stringify({ panes, shardPanes: shards.map((s) => s.panes), connections, waits, subscriptions, matchers });
-    return panes === 0 && shards.every((s) => s.panes === 0) && connections === 1 && waits === 0 && subscriptions === 0 && matchers === 0;
+    const { panes, shards, connections, waits, subscriptions, streams, matchers } = await server.call('server.stats', {});
+    left = JSON.stringify({ panes, shardPanes: shards.map((s) => s.panes), connections, waits, subscriptions, streams, matchers });
+    return panes === 0 && shards.every((s) => s.panes === 0) && connections === 1 && waits === 0 && subscriptions === 0 && streams === 0 && matchers === 0;
   }, 'no panes, connections, waits, subscriptions or matchers left', 20_000).catch((error: Error) => assert.fail(`${error.message}: ${left}`));
 }
 

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import type { z } from 'zod';
 import { HerdrClient, type MethodName, type TypedEventLine } from '../src/index.js';
 import { eventLineSchema } from '../src/protocol/events.js';
+import { type PaneStreamLine, paneStreamLineSchema } from '../src/protocol/pane-stream.js';
 import { METHOD_PARAMS, METHOD_RESULTS } from '../src/protocol/methods.js';
 import { EventClient } from './helpers/events.js';
 import { REPO_ROOT, eventually, startServer } from './helpers/server.js';
@@ -33,6 +34,7 @@ describe('result and event schemas', () => {
       seen.add(method);
     };
     const lines: TypedEventLine[] = [];
+    const streamLines: PaneStreamLine[] = [];
     try {
       const subscription = await client.subscribe([
         { type: 'workspace.created' }, { type: 'workspace.closed' }, { type: 'workspace.focused' },
@@ -82,8 +84,15 @@ describe('result and event schemas', () => {
         break;
       }
       await check('pane.split', client.pane.split({ target_pane_id: `${ws}-1`, direction: 'right' }));
+      const stream = await client.stream(`${ws}-2`);
+      assertDescribes(METHOD_RESULTS['pane.stream'], stream.started, 'pane.stream');
+      seen.add('pane.stream');
+      const streamed = (async () => { for await (const line of stream) streamLines.push(line); })();
+      await client.pane.sendInput({ pane_id: `${ws}-2`, text: 'echo streamed' });
+      await client.waitForOutput(`${ws}-2`, 'streamed', { timeoutMs: 10_000 });
       await check('pane.resize', client.pane.resize({ pane_id: `${ws}-2`, cols: 40, rows: 10 }));
       await check('pane.close', client.pane.close({ pane_id: `${ws}-2` }));
+      await streamed;
       await check('events.wait', exited);
       await check('server.stats', client.server.stats());
       await check('workspace.close', client.workspace.close({ workspace_id: ws }));
@@ -100,6 +109,8 @@ describe('result and event schemas', () => {
       assert.ok(names.has(name as TypedEventLine['event']), `saw ${name} (saw: ${[...names].join(', ')})`);
     }
     lines.forEach((line, i) => assertDescribes(eventLineSchema, line, `event line ${i} (${line.event})`));
+    assert.deepEqual([...new Set(streamLines.map((line) => line.event))], ['pane.output', 'pane.resized', 'pane.exited']);
+    streamLines.forEach((line, i) => assertDescribes(paneStreamLineSchema, line, `stream line ${i} (${line.event})`));
   });
 
   it('describe the ack of events.subscribe', async () => {

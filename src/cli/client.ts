@@ -14,10 +14,11 @@ import type { MethodInput, MethodName, MethodResults, SubscriptionSpec } from '.
 import type { AgentState } from '../protocol/objects.js';
 import { resolveSocketPath } from '../protocol/socket-path.js';
 import { type MethodGroup, methodGroup } from './method-groups.js';
+import { PaneOutputStream } from './pane-output-stream.js';
 import { Subscription } from './subscription.js';
 import { ConnectionError, HerdrError, connectError, jsonLine, lineReader } from './wire.js';
 
-export { ConnectionError, HerdrError, lineReader, Subscription };
+export { ConnectionError, HerdrError, lineReader, PaneOutputStream, Subscription };
 
 /** Sends one request on its own connection and returns the raw response envelope. */
 export async function request(
@@ -180,6 +181,15 @@ export class HerdrClient {
    */
   subscribe(subscriptions: SubscriptionSpec[], options: { since?: number; id?: string } = {}): Promise<Subscription> {
     return Subscription.open(this.socketPath, subscriptions, options);
+  }
+
+  /**
+   * `pane.stream` on a connection of its own: `started` holds the pane's size
+   * and screen, then the iterator yields its output (base64), resizes,
+   * resyncs and, last, its exit. Closing it ends the stream.
+   */
+  stream(paneId: string, options: { id?: string } = {}): Promise<PaneOutputStream> {
+    return PaneOutputStream.open(this.socketPath, paneId, options);
   }
 
   /**

@@ -18,11 +18,13 @@ export const EXAMPLES: Record<string, string> = {
   'pane send-text': "herdr pane send-text 1-1 'yes'",
   'pane send-keys': 'herdr pane send-keys 1-1 C-c Enter',
   'pane run': "herdr pane run 1-1 'npm test'",
+  'pane attach': 'herdr pane attach 1-2 --detach-key C-g',
   'pane report-agent': 'herdr pane report-agent "$HERDR_PANE_ID" --source my-hook --agent mybot --state blocked --message \'Allow rm?\' --seq "$(date +%s%N)"',
   'pane release-agent': 'herdr pane release-agent "$HERDR_PANE_ID" --source my-hook --agent mybot --seq "$(date +%s%N)"',
   'pane report-agent-session': 'herdr pane report-agent-session "$HERDR_PANE_ID" --source my-hook --agent mybot --agent-session-id 3f2a --seq "$(date +%s%N)"',
   'wait output': "herdr wait output 1-1 --match 'tests passed' --timeout 60000",
   'wait agent-state': 'herdr wait agent-state 1-1 --state idle --timeout 600000',
+  'watch': 'herdr watch --once | grep blocked',
   'completion': 'source <(herdr completion bash)',
   'schema': 'herdr schema > protocol.schema.json',
 };

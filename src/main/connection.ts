@@ -98,6 +98,12 @@ export class Connection {
     return this.socket.writableLength;
   }
 
+  /** Calls back once everything written so far has been taken by the client (at once if it has). */
+  whenDrained(callback: () => void): void {
+    if (this.socket.writableLength === 0) queueMicrotask(callback);
+    else this.socket.once('drain', callback);
+  }
+
   /** Writes a line whatever the backlog (the event stream bounds its own). */
   sendRaw(line: string): void {
     if (this.isOpen) this.socket.write(line);

@@ -28,6 +28,8 @@ export interface PaneRecord extends PaneFacts {
   /** A detected agent's name, or the label its hook reported. */
   agent: string | undefined;
   agentState: AgentState;
+  /** When agentState took its value (ms since the epoch). */
+  agentStateSince: number;
   agentSource: AgentSource | undefined;
   agentMessage: string | undefined;
   agentSession: AgentSession | undefined;
@@ -232,6 +234,7 @@ export class Registry {
       cwd: pane.cwd,
       agent: pane.agent,
       agent_state: pane.agentState,
+      agent_state_since: pane.agentStateSince,
       agent_source: pane.agentSource,
       agent_message: pane.agentMessage,
       agent_session: pane.agentSession,
@@ -273,6 +276,7 @@ export class Registry {
       title: undefined,
       agent: undefined,
       agentState: 'unknown',
+      agentStateSince: Date.now(),
       agentSource: undefined,
       agentMessage: undefined,
       agentSession: undefined,

@@ -12,6 +12,7 @@ import { registerAgentReportHandlers } from './handlers/agent-reports.js';
 import { registerDebugHandlers } from './handlers/debug.js';
 import { registerPaneHandlers } from './handlers/pane.js';
 import { registerServerHandlers } from './handlers/server.js';
+import { registerStreamHandlers } from './handlers/stream.js';
 import { registerWaitHandlers } from './handlers/waits.js';
 import { registerWorkspaceHandlers } from './handlers/workspace.js';
 import { LoopDelayMonitor } from './loop-delay.js';
@@ -41,6 +42,7 @@ export class HerdrServer implements ConnectionHandler {
     registerPaneHandlers(this.router, this.session);
     registerAgentReportHandlers(this.router, this.session);
     registerEventHandlers(this.router, this.session);
+    registerStreamHandlers(this.router, this.session);
     registerWaitHandlers(this.router, this.session);
     if (options.shards.debugFaults) registerDebugHandlers(this.router, this.session);
   }

@@ -14,6 +14,7 @@ import { VERSION } from '../protocol/version.js';
 import { EventBatch, EventHub, type EventMeta } from './events.js';
 import type { SplitDirection } from './layout.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
+import { PaneStreams } from './pane-streams.js';
 import { type PaneRecord, Registry, type WorkspaceRecord, paneStableId, workspaceStableId } from './registry.js';
 import type { ShardHandle, ShardListener, ShardSettings } from './shard-handle.js';
 import { ShardPool } from './shard-pool.js';
@@ -43,6 +44,8 @@ export class Session implements ShardListener {
   readonly registry = new Registry();
   readonly events = new EventHub();
   readonly watches = new Watches();
+  /** Open `pane.stream`s, by pane. */
+  readonly streams: PaneStreams;
   /** Open waits and subscriptions, counted by their handlers for `server.stats`. */
   readonly activity = { waits: 0, subscriptions: 0 };
   private readonly shards: ShardPool;
@@ -54,6 +57,7 @@ export class Session implements ShardListener {
     private readonly loopDelay: LoopDelayMonitor,
   ) {
     this.shards = new ShardPool(options.workers, this, options.shards);
+    this.streams = new PaneStreams(this.registry);
   }
 
   newBatch(): EventBatch {
@@ -227,6 +231,7 @@ export class Session implements ShardListener {
       panes: this.registry.paneCount,
       connections,
       subscriptions: this.activity.subscriptions,
+      streams: this.streams.count,
       waits: this.activity.waits,
       matchers: shards.reduce((sum, s) => sum + s.matchers, 0),
       events_emitted: this.events.emitted,
@@ -262,13 +267,23 @@ export class Session implements ShardListener {
   }
 
   paneExited(_shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void {
+    const exit = { exit_code: exitCode, ...(signal === undefined ? {} : { signal }) };
+    // Streams end whenever the program does, also after a client closed the pane.
+    this.streams.exited(paneUid, exit);
     const pane = this.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;
     const batch = this.newBatch();
-    const exit = { exit_code: exitCode, ...(signal === undefined ? {} : { signal }) };
     batch.add('pane_exited', { ...this.paneRef(pane), ...exit }, this.paneMeta(pane));
     this.removePane(pane, batch);
     batch.flush();
+  }
+
+  paneOutput(_shard: ShardHandle, paneUid: number, seq: number, bytes: Uint8Array): void {
+    this.streams.output(paneUid, seq, bytes);
+  }
+
+  paneResized(_shard: ShardHandle, paneUid: number, seq: number, cols: number, rows: number): void {
+    this.streams.resized(paneUid, seq, cols, rows);
   }
 
   matchChanged(_shard: ShardHandle, matcherId: number, change: WatchChange): void {
@@ -284,6 +299,7 @@ export class Session implements ShardListener {
     const stateChanged = pane.agentState !== state;
     if (state === 'idle' && stateChanged && this.registry.activeWorkspace !== pane.workspace) pane.seen = false;
     pane.agent = agent;
+    if (stateChanged) pane.agentStateSince = Date.now();
     pane.agentState = state;
     pane.agentSource = picture.source;
     pane.agentMessage = picture.message;
@@ -319,6 +335,7 @@ export class Session implements ShardListener {
     const batch = this.newBatch();
     for (const workspace of this.registry.workspaces.filter((w) => w.shardId === shard.id)) {
       for (const pane of [...workspace.panes]) {
+        this.streams.exited(pane.uid, {});
         batch.add('pane_exited', this.paneRef(pane), this.paneMeta(pane));
         this.removePane(pane, batch);
       }
@@ -370,7 +387,7 @@ export class Session implements ShardListener {
   }
 
   /** A shard said no about a pane: if the pane is really gone, say so in the caller's terms. */
-  private paneGone(pane: PaneRecord, error: unknown, code: 'pane_not_found' | 'pane_send_failed'): never {
+  paneGone(pane: PaneRecord, error: unknown, code: 'pane_not_found' | 'pane_send_failed'): never {
     if (error instanceof ProtocolError && error.code === 'pane_not_found') {
       const id = this.registry.paneIds(pane).pane_id;
       throw new ProtocolError(code, code === 'pane_send_failed' ? `pane ${id} has exited` : `pane ${id} not found`);

@@ -29,6 +29,8 @@ export interface ShardListener {
   agentChanged(shard: ShardHandle, paneUid: number, picture: AgentPicture): void;
   commandFinished(shard: ShardHandle, paneUid: number, exitCode: number): void;
   notification(shard: ShardHandle, paneUid: number, notification: PaneNotification): void;
+  paneOutput(shard: ShardHandle, paneUid: number, seq: number, bytes: Uint8Array): void;
+  paneResized(shard: ShardHandle, paneUid: number, seq: number, cols: number, rows: number): void;
   died(shard: ShardHandle, reason: string): void;
 }
 
@@ -167,6 +169,12 @@ export class ShardHandle {
         this.listener.notification(this, paneUid, notification);
         return;
       }
+      case 'paneOutput':
+        this.listener.paneOutput(this, message.paneUid, message.seq, message.bytes);
+        return;
+      case 'paneResized':
+        this.listener.paneResized(this, message.paneUid, message.seq, message.cols, message.rows);
+        return;
       case 'exiting':
         this.die(`shard ${this.id} exited with code ${message.code}`);
         return;

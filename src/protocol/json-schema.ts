@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from './errors.js';
 import { eventLineSchema } from './events.js';
 import { METHOD_PARAMS, METHOD_RESULTS, type MethodName, subscriptionSchema } from './methods.js';
+import { paneStreamLineSchema } from './pane-stream.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -49,6 +50,8 @@ export function protocolJsonSchema(): JsonSchema {
   }
   const events: Record<string, JsonSchema> = {};
   for (const line of eventLineSchema.options) events[line.shape.event.value] = toJson(line, 'output');
+  const streamLines: Record<string, JsonSchema> = {};
+  for (const line of paneStreamLineSchema.options) streamLines[line.shape.event.value] = toJson(line, 'output');
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'herdr socket protocol',
@@ -56,6 +59,7 @@ export function protocolJsonSchema(): JsonSchema {
     methods,
     subscription: toJson(subscriptionSchema, 'input'),
     events,
+    pane_stream_lines: streamLines,
     error_codes: { ...ERROR_CODES },
   };
 }

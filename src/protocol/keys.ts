@@ -56,7 +56,8 @@ const NAMED_KEYS: ReadonlyMap<string, ResolvedKey> = new Map<string, ResolvedKey
   ['f12', tildeKey(24)],
 ]);
 
-const CTRL_LETTER = /^(?:c-|ctrl\+)([a-z])$/i;
+/** Control of a letter or of @ [ \ ] ^ _ (C-\ is 0x1c, `herdr pane attach`'s detach key). */
+const CTRL_KEY = /^(?:c-|ctrl\+)([a-z@[\\\]^_])$/i;
 const META_CHAR = /^(?:m-|alt\+)([\x20-\x7e])$/i;
 
 /** Every key name the table accepts, for help texts and tests. */
@@ -67,8 +68,8 @@ export function resolveKey(raw: string): ResolvedKey | undefined {
   const name = raw.trim();
   const named = NAMED_KEYS.get(name.toLowerCase());
   if (named) return named;
-  const ctrl = CTRL_LETTER.exec(name);
-  if (ctrl?.[1]) return { normal: String.fromCharCode(ctrl[1].toLowerCase().charCodeAt(0) - 0x60) };
+  const ctrl = CTRL_KEY.exec(name);
+  if (ctrl?.[1]) return { normal: String.fromCharCode(ctrl[1].toUpperCase().charCodeAt(0) & 0x1f) };
   const meta = META_CHAR.exec(name);
   if (meta?.[1]) return { normal: ESC + meta[1] };
   if (name.length === 1 && name.charCodeAt(0) < 0x80) return { normal: name };

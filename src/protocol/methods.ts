@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { eventLineSchema } from './events.js';
 import { AGENT_STATES, READ_SOURCES, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
+import { paneStreamStartedSchema } from './pane-stream.js';
 
 // herdr's clients may send `null` for an absent optional field (serde `Option`).
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -154,6 +155,7 @@ export const METHOD_PARAMS = {
     subscriptions: z.array(z.unknown()),
     since: optional(z.number().int().min(0)),
   }),
+  'pane.stream': z.object({ pane_id: paneId }),
   'events.wait': z.object({
     match_event: z.object({
       event: z.enum(WAITABLE_EVENTS),
@@ -219,6 +221,7 @@ export const METHOD_RESULTS = {
     read: paneReadSchema,
   }),
   'events.subscribe': z.object({ type: z.literal('subscription_started') }),
+  'pane.stream': paneStreamStartedSchema,
   'events.wait': z.object({ type: z.literal('event_matched'), event: eventLineSchema }),
   'server.stop': ok,
   'server.stats': serverStatsSchema.extend({ type: z.literal('server_stats') }),

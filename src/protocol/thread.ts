@@ -75,6 +75,18 @@ export interface WatchParams {
   pattern: { type: 'substring' | 'regex'; value: string };
 }
 
+/**
+ * A pane's screen as escape sequences (screen-snapshot.ts), and where it sits
+ * in the pane's stream: it includes every paneOutput and paneResized with a
+ * `seq` up to this one, and none after.
+ */
+export interface PaneSnapshot {
+  cols: number;
+  rows: number;
+  snapshot: string;
+  seq: number;
+}
+
 export interface ShardStatsResult {
   panes: number;
   bytesParsed: number;
@@ -116,6 +128,15 @@ export interface ShardRequests {
   unwatch: { params: { matcherId: number }; result: null };
   hook: { params: HookReport; result: null };
   clearAuthority: { params: ClearAuthority; result: null };
+  /**
+   * A `pane.stream` opened on the pane: the screen now, and from here on every
+   * chunk of its output and every resize is posted (paneOutput, paneResized)
+   * until as many `streamClose` came.
+   */
+  streamOpen: { params: { paneUid: number }; result: PaneSnapshot };
+  streamClose: { params: { paneUid: number }; result: null };
+  /** The screen now, for a stream that fell behind (its output kept flowing). */
+  snapshot: { params: { paneUid: number }; result: PaneSnapshot };
   /** Answered at once: the shard's event loop is running (main's stall detection). */
   heartbeat: { params: Record<string, never>; result: null };
   /** Only when `ShardInit.debugFaults`: makes the shard fail (answered before it does). */
@@ -150,6 +171,10 @@ export type FromShard =
   /** The shell reported a finished command (OSC 133 D). */
   | { kind: 'commandFinished'; paneUid: number; exitCode: number }
   | ({ kind: 'notification'; paneUid: number } & PaneNotification)
+  /** A streamed pane's output, as the program wrote it (only while `streamOpen`s are open). */
+  | { kind: 'paneOutput'; paneUid: number; seq: number; bytes: Uint8Array }
+  /** A streamed pane took a new size; output after it was written for that size. */
+  | { kind: 'paneResized'; paneUid: number; seq: number; cols: number; rows: number }
   /**
    * The shard's thread is ending by its own `process.exit`. Its teardown waits for its
    * panes' processes (node-pty reaps them on threads of its own), so main ends them now

@@ -22,6 +22,10 @@
  *   know that plain lines would print as themselves (`printsPlainLines`), so
  *   lines that only scroll through can skip the emulator (output-parser.ts).
  *   Without them nothing skips; the output is parsed in full.
+ * - What @xterm/addon-serialize leaves out of a screen snapshot
+ *   (screen-snapshot.ts): the scroll margins, cursor visibility and the
+ *   mouse's report encoding (`_core.buffer`, `_core.coreService`,
+ *   `_core.coreMouseService`). Without them the snapshot lacks just those.
  */
 import xtermHeadless from '@xterm/headless';
 import type { IBufferLine, IMarker } from '@xterm/headless';
@@ -170,4 +174,35 @@ export function printsPlainLines(term: Emulator): boolean {
     if (((data[i] as number) & CONTENT_HAS_CONTENT) !== 0 || data[i + 1] !== 0 || data[i + 2] !== 0) return false;
   }
   return true;
+}
+
+interface TerminalStateView {
+  _core?: {
+    buffer?: { scrollTop?: unknown; scrollBottom?: unknown };
+    coreService?: { isCursorHidden?: unknown };
+    coreMouseService?: { activeEncoding?: unknown };
+  };
+}
+
+function coreOf(term: Emulator): TerminalStateView['_core'] {
+  return (term as unknown as TerminalStateView)._core;
+}
+
+/** The scroll margins (DECSTBM) of the active buffer, 0-based rows; undefined when not where we expect. */
+export function scrollRegion(term: Emulator): { top: number; bottom: number } | undefined {
+  const buffer = coreOf(term)?.buffer;
+  const top = buffer?.scrollTop;
+  const bottom = buffer?.scrollBottom;
+  return typeof top === 'number' && typeof bottom === 'number' ? { top, bottom } : undefined;
+}
+
+/** Whether the program hid the cursor (DECTCEM); false when unknown. */
+export function cursorHidden(term: Emulator): boolean {
+  return coreOf(term)?.coreService?.isCursorHidden === true;
+}
+
+/** How mouse reports are encoded ('DEFAULT', 'SGR', …); undefined when unknown. */
+export function mouseEncoding(term: Emulator): string | undefined {
+  const encoding = coreOf(term)?.coreMouseService?.activeEncoding;
+  return typeof encoding === 'string' ? encoding : undefined;
 }

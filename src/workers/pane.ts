@@ -7,7 +7,7 @@ import * as pty from 'node-pty';
 import type { IBufferCell } from '@xterm/headless';
 import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
-import type { InputParams, PaneNotification, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
+import type { InputParams, PaneNotification, PaneSnapshot, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { KILL_GRACE_MS, hangUpPanes, killPanes } from '../os/pane-processes.js';
 import { type Emulator, createEmulator } from './emulator.js';
 import { History } from './history.js';
@@ -15,7 +15,9 @@ import { readRecent, readVisible } from './screen-reader.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import { OutputParser } from './output-parser.js';
 import { PtyInput } from './pty-input.js';
+import { readTailAtEnd } from './pty-tail.js';
 import { ScrollbackCapture } from './scrollback-capture.js';
+import { serializeScreen } from './screen-snapshot.js';
 import type { ProgramStatus } from './signals/program-status.js';
 import { TerminalSignals } from './signals/terminal-signals.js';
 import { MAX_REPEAT_ROWS } from './write-sizing.js';
@@ -39,6 +41,10 @@ export interface PaneEvents {
   /** The shell finished a command (OSC 133 D). */
   commandFinished(pane: Pane, exitCode: number): void;
   notification(pane: Pane, notification: PaneNotification): void;
+  /** A streamed pane's output chunk (`seq` counts the stream's items), called after it was parsed. */
+  output(pane: Pane, seq: number, chunk: Uint8Array): void;
+  /** A streamed pane took a new size. */
+  resized(pane: Pane, seq: number): void;
 }
 
 export class Pane {
@@ -51,6 +57,10 @@ export class Pane {
   /** Set once the process exited or the pane was closed. */
   ended = false;
   private closing = false;
+  /** Open `pane.stream`s: output is handed on only while there are some, so panes nobody streams pay nothing. */
+  private streams = 0;
+  /** The last stream item's number (snapshots say which items they include). */
+  private streamSeq = 0;
 
   private readonly pty: pty.IPty;
   /** Every byte to the program goes through here, never node-pty's own write (pty-input.ts). */
@@ -85,6 +95,7 @@ export class Pane {
 
     // node-pty with `encoding: null` delivers Buffers; its typings say string.
     this.pty.onData((data: unknown) => this.output.push(data as Uint8Array));
+    readTailAtEnd(this.pty, (data) => this.output.push(data));
     this.pty.onExit(({ exitCode, signal }) => this.onProcessExit(exitCode, signal));
     // Replies the emulator owes the program (cursor position, device attributes).
     this.term.onData((reply) => this.reply(reply));
@@ -125,6 +136,23 @@ export class Pane {
     return { text, revision: this.revision, truncated };
   }
 
+  /** The screen now, everything read so far included, and where it sits in the stream. */
+  snapshot(): PaneSnapshot {
+    this.catchUp();
+    return { cols: this.term.cols, rows: this.term.rows, snapshot: serializeScreen(this.term), seq: this.streamSeq };
+  }
+
+  /** A stream opens: its first snapshot; output and resizes are handed on from here. */
+  openStream(): PaneSnapshot {
+    const snapshot = this.snapshot();
+    this.streams++;
+    return snapshot;
+  }
+
+  closeStream(): void {
+    this.streams = Math.max(0, this.streams - 1);
+  }
+
   /** Text, then keys, in one PTY write (keys in the form the program asked for). */
   input(params: InputParams): void {
     const modes = this.term.modes;
@@ -149,6 +177,7 @@ export class Pane {
     }
     this.term.resize(cols, rows);
     this.capture.resized(baseBefore, widthChanged);
+    if (this.streams > 0) this.events.resized(this, ++this.streamSeq);
     this.revision++;
     this.events.dirty(this);
   }
@@ -180,6 +209,7 @@ export class Pane {
     }
     this.signals.parsed(chunk[chunk.length - 1]);
     this.bytesParsed += chunk.length;
+    if (this.streams > 0) this.events.output(this, ++this.streamSeq, chunk);
     this.revision++;
     this.events.parsed(chunk.length);
     this.events.dirty(this);

@@ -23,15 +23,17 @@ import { ProtocolError } from '../protocol/errors.js';
 export const MAX_PENDING_INPUT_BYTES = 8 * 1024 * 1024;
 const RETRY_MS = 10;
 
-/** The parts of node-pty's UnixTerminal (1.2.0-beta.15) this relies on; checked when a pane starts. */
-interface UnixTerminalInternals {
+/** The parts of node-pty's UnixTerminal (1.2.0-beta.15) the pane relies on (here and pty-tail.ts); checked when a pane starts. */
+export interface UnixTerminalInternals {
+  /** The PTY master. */
   _fd: number;
-  _socket: { destroyed: boolean };
+  /** The read stream that owns (and closes) the master. */
+  _socket: { destroyed: boolean; prependListener(event: 'end', listener: () => void): unknown };
 }
 
-function internalsOf(pty: IPty): UnixTerminalInternals {
+export function ptyInternals(pty: IPty): UnixTerminalInternals {
   const internals = pty as unknown as Partial<UnixTerminalInternals>;
-  if (typeof internals._fd !== 'number' || typeof internals._socket?.destroyed !== 'boolean') {
+  if (typeof internals._fd !== 'number' || typeof internals._socket?.destroyed !== 'boolean' || typeof internals._socket.prependListener !== 'function') {
     throw new Error('node-pty is not the version herdr was written for (no _fd / _socket); see src/workers/pty-input.ts');
   }
   return internals as UnixTerminalInternals;
@@ -44,7 +46,7 @@ export class PtyInput {
   private retry: NodeJS.Timeout | undefined;
 
   constructor(pty: IPty) {
-    this.internals = internalsOf(pty);
+    this.internals = ptyInternals(pty);
   }
 
   /** Whether the master is still open (the program may have exited and the terminal closed). */

@@ -49,7 +49,7 @@ export class ShardRuntime {
 
   constructor(
     private readonly init: ShardInit,
-    private readonly post: (message: FromShard) => void,
+    private readonly post: (message: FromShard, transfer?: ArrayBuffer[]) => void,
     private readonly clock: Clock = realClock,
   ) {
     this.facts = new FactReporter((updates) => post({ kind: 'paneUpdates', updates }), {
@@ -90,6 +90,12 @@ export class ShardRuntime {
     status: (pane, status) => this.panes.get(pane.uid)?.agent.programStatus(status),
     commandFinished: (pane, exitCode) => this.panes.get(pane.uid)?.commands.offer(exitCode),
     notification: (pane, notification) => this.post({ kind: 'notification', paneUid: pane.uid, ...notification }),
+    output: (pane, seq, chunk) => {
+      // A copy of just these bytes, moved rather than cloned (a view would clone its whole buffer).
+      const bytes = chunk.slice();
+      this.post({ kind: 'paneOutput', paneUid: pane.uid, seq, bytes }, [bytes.buffer]);
+    },
+    resized: (pane, seq) => this.post({ kind: 'paneResized', paneUid: pane.uid, seq, cols: pane.cols, rows: pane.rows }),
     exited: (pane, exitCode, signal) => {
       this.retiredBytes += pane.bytesParsed;
       this.forget(pane.uid);
@@ -210,6 +216,13 @@ export class ShardRuntime {
       if (this.panes.size === 0) return null;
       return new Promise<null>((resolve) => this.shutdownWaiters.push(() => resolve(null)));
     },
+    streamOpen: (params) => this.paneOf(params.paneUid).openStream(),
+    streamClose: (params) => {
+      // The pane may have exited meanwhile; its streams went with it.
+      this.panes.get(params.paneUid)?.pane.closeStream();
+      return null;
+    },
+    snapshot: (params) => this.paneOf(params.paneUid).snapshot(),
     heartbeat: () => null,
     fault: (params) => {
       if (!this.init.debugFaults) throw new ProtocolError('invalid_request', 'faults are only for servers started with HERDR_DEBUG_FAULTS=1');

@@ -126,6 +126,8 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { pane_id: pane, source: 'recent', lines: 10, match: { type: 'regex', value: random.pick(REGEX_BOMBS) }, timeout_ms: 20 };
     case 'events.subscribe':
       return { subscriptions: [{ type: 'pane.output_matched', pane_id: pane, source: 'visible', match: { type: 'regex', value: random.pick(REGEX_BOMBS) } }, { type: 'workspace.created' }] };
+    case 'pane.stream':
+      return { pane_id: pane };
     case 'events.wait':
       return { match_event: { event: 'pane_exited', pane_id: pane }, timeout_ms: 20 };
     case 'pane.report_agent':
@@ -137,6 +139,11 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
     case 'pane.report_agent_session':
       return { pane_id: pane, source: 'fuzz', agent: 'fuzzbot', agent_session_id: 's', agent_session_path: '/tmp/s' };
   }
+}
+
+/** Methods whose connection stays open after the ack, for the server to write on (never kept alive). */
+export function isStreamingMethod(method: unknown): boolean {
+  return method === 'events.subscribe' || method === 'pane.stream';
 }
 
 /** Methods that wait: a mutated timeout must still end soon, or the line would never be answered. */
@@ -167,7 +174,7 @@ export function fuzzLines(options: FuzzOptions): FuzzLine[] {
   const add = (text: string | Buffer, what: string, extra: Partial<FuzzLine> = {}) => {
     const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     const overLong = bytes.length > options.maxLineBytes;
-    lines.push({ bytes, what, keepAliveOk: !overLong && extra.method !== 'events.subscribe', overLong, ...extra });
+    lines.push({ bytes, what, keepAliveOk: !overLong && !isStreamingMethod(extra.method), overLong, ...extra });
   };
 
   while (lines.length < options.count) {

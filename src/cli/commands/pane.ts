@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type SocketOption, printNothing, send } from '../output.js';
 import { addAgentReportCommands } from './agent-reports.js';
+import { addAttachCommand } from './attach.js';
 import { nonNegativeInt, oneOf } from './parse.js';
 
 export function addPaneCommands(program: Command): void {
@@ -82,5 +83,6 @@ export function addPaneCommands(program: Command): void {
       send('cli:pane:run', 'pane.send_input', { pane_id: id, text: words.join(' '), keys: ['Enter'] }, flags, printNothing),
     );
 
+  addAttachCommand(pane);
   addAgentReportCommands(pane);
 }

@@ -1,5 +1,6 @@
 /** Option value parsers: a bad value is a usage error (exit 2) naming the value. */
 import { InvalidArgumentError } from 'commander';
+import { resolveKey } from '../../protocol/keys.js';
 
 export function nonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got ${value}`);
@@ -27,4 +28,11 @@ export function hookSeq(value: string): bigint {
     throw new InvalidArgumentError(`expected a whole number below 2^64, got ${value}`);
   }
   return BigInt(value);
+}
+
+/** A key named as `pane.send_keys` names keys (`C-g`, `F12`, `C-\`), as the bytes a terminal sends for it. */
+export function keyName(value: string): string {
+  const key = resolveKey(value);
+  if (!key) throw new InvalidArgumentError(`expected a key name such as C-g, C-\\ or F12, got ${value}`);
+  return key.normal;
 }

@@ -1,0 +1,127 @@
+/**
+ * What `herdr watch` shows, kept current: every pane with its workspace,
+ * agent, state and since when, last exit code, directory and message. Loaded
+ * from `workspace.list` + `pane.list`, then changed by event lines as they
+ * arrive. Events name panes by compact id, which renumbers when panes close:
+ * those events ask for a reload, which puts every id right again.
+ */
+import type { TypedEventLine } from '../../protocol/events.js';
+import type { AgentState, PaneInfo, WorkspaceInfo } from '../../protocol/objects.js';
+
+export interface FleetRow {
+  paneId: string;
+  stableId: string;
+  workspaceId: string;
+  workspaceNumber: number;
+  workspaceLabel: string;
+  /** Position in its workspace's layout order. */
+  order: number;
+  agent: string | undefined;
+  state: AgentState;
+  /** When the state took its value (ms since the epoch). */
+  since: number;
+  lastExitCode: number | undefined;
+  cwd: string | undefined;
+  message: string | undefined;
+}
+
+/** Who needs a person first: blocked agents, then finished ones, then busy ones, then plain shells. */
+export const STATE_ORDER: Record<AgentState, number> = { blocked: 0, idle: 1, working: 2, unknown: 3 };
+
+export interface EventEffect {
+  /** The picture changed: draw again. */
+  changed: boolean;
+  /** Ids or facts the events do not carry changed: load the lists again. */
+  reload: boolean;
+}
+
+export class Fleet {
+  private readonly byPaneId = new Map<string, FleetRow>();
+  private readonly labels = new Map<string, { number: number; label: string }>();
+
+  load(workspaces: WorkspaceInfo[], panes: PaneInfo[]): void {
+    this.labels.clear();
+    for (const workspace of workspaces) this.labels.set(workspace.workspace_id, { number: workspace.number, label: workspace.label });
+    this.byPaneId.clear();
+    panes.forEach((pane, index) => this.byPaneId.set(pane.pane_id, this.rowOf(pane, index)));
+  }
+
+  get size(): number {
+    return this.byPaneId.size;
+  }
+
+  /** Rows in the order shown: by state (STATE_ORDER), then workspace, then layout. */
+  rows(): FleetRow[] {
+    return [...this.byPaneId.values()].sort(
+      (a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || a.workspaceNumber - b.workspaceNumber || a.order - b.order,
+    );
+  }
+
+  counts(): Record<AgentState, number> {
+    const counts: Record<AgentState, number> = { blocked: 0, idle: 0, working: 0, unknown: 0 };
+    for (const row of this.byPaneId.values()) counts[row.state]++;
+    return counts;
+  }
+
+  get workspaceCount(): number {
+    return this.labels.size;
+  }
+
+  apply(line: TypedEventLine, now: number): EventEffect {
+    switch (line.event) {
+      case 'pane.agent_state_changed': {
+        const row = this.byPaneId.get(line.data.pane_id);
+        if (!row) return { changed: false, reload: true };
+        if (row.state !== line.data.state) row.since = now;
+        row.state = line.data.state;
+        row.agent = line.data.agent;
+        // A blocked agent's question comes with pane_info, not with the event.
+        return { changed: true, reload: true };
+      }
+      case 'pane_agent_detected': {
+        const row = this.byPaneId.get(line.data.pane_id);
+        if (row) row.agent = line.data.agent;
+        return { changed: row !== undefined, reload: row === undefined };
+      }
+      case 'pane.command_finished': {
+        const row = this.byPaneId.get(line.data.pane_id);
+        if (row) row.lastExitCode = line.data.exit_code;
+        // The command may have changed the directory.
+        return { changed: row !== undefined, reload: true };
+      }
+      case 'pane_created':
+        this.byPaneId.set(line.data.pane.pane_id, this.rowOf(line.data.pane, Number.MAX_SAFE_INTEGER));
+        return { changed: true, reload: true };
+      case 'pane_closed':
+      case 'pane_exited':
+        this.byPaneId.delete(line.data.pane_id);
+        return { changed: true, reload: true };
+      case 'workspace_closed':
+        for (const [id, row] of this.byPaneId) if (row.workspaceId === line.data.workspace_id) this.byPaneId.delete(id);
+        this.labels.delete(line.data.workspace_id);
+        return { changed: true, reload: true };
+      case 'subscription_overflow':
+        return { changed: false, reload: true };
+      default:
+        return { changed: false, reload: true };
+    }
+  }
+
+  private rowOf(pane: PaneInfo, order: number): FleetRow {
+    const workspace = this.labels.get(pane.workspace_id);
+    return {
+      paneId: pane.pane_id,
+      stableId: pane.stable_id,
+      workspaceId: pane.workspace_id,
+      workspaceNumber: workspace?.number ?? Number(pane.workspace_id),
+      workspaceLabel: workspace?.label ?? '',
+      order,
+      agent: pane.agent,
+      state: pane.agent_state,
+      since: pane.agent_state_since,
+      lastExitCode: pane.last_exit_code,
+      cwd: pane.cwd,
+      message: pane.agent_message,
+    };
+  }
+}

@@ -1,0 +1,76 @@
+/** The fleet as table rows: cells as text, fitted to a width, coloured for a terminal or plain for scripts. */
+import type { AgentState } from '../../protocol/objects.js';
+import type { FleetRow } from './fleet.js';
+
+export const COLUMNS = ['PANE', 'WORKSPACE', 'AGENT', 'STATE', 'FOR', 'EXIT', 'DIRECTORY', 'MESSAGE'] as const;
+/** Most a column takes on a terminal (the last one takes what is left). */
+const MAX_WIDTH = [10, 18, 12, 7, 6, 4, 40, Number.POSITIVE_INFINITY];
+
+const STATE_COLOUR: Record<AgentState, string> = { blocked: '\x1b[1;31m', working: '\x1b[33m', idle: '\x1b[32m', unknown: '\x1b[2m' };
+const RESET = '\x1b[0m';
+
+/** How long ago, in the largest units that matter: 42s, 12m, 3h05m, 2d04h. */
+export function age(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h${String(minutes % 60).padStart(2, '0')}m`;
+  return `${Math.floor(hours / 24)}d${String(hours % 24).padStart(2, '0')}h`;
+}
+
+function tilde(path: string | undefined, home: string): string {
+  if (path === undefined) return '';
+  if (home !== '' && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
+  return path;
+}
+
+/** One row's cells, in COLUMNS order. */
+export function cells(row: FleetRow, now: number, home: string): string[] {
+  return [
+    row.paneId,
+    row.workspaceLabel === '' ? row.workspaceId : `${row.workspaceId} ${row.workspaceLabel}`,
+    row.agent ?? '-',
+    row.state,
+    age(now - row.since),
+    row.lastExitCode === undefined ? '-' : String(row.lastExitCode),
+    tilde(row.cwd, home),
+    (row.message ?? '').replace(/\s+/g, ' '),
+  ];
+}
+
+function fit(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text + ' '.repeat(width - chars.length);
+  return `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
+}
+
+/** Column widths for these rows on a terminal `cols` wide: each as wide as its content, capped, the last filling the rest. */
+export function widths(table: string[][], cols: number): number[] {
+  const result = COLUMNS.map((name, i) => Math.min(MAX_WIDTH[i] ?? 0, Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length))));
+  const used = result.slice(0, -1).reduce((sum, w) => sum + w + 2, 0);
+  result[result.length - 1] = Math.max(0, cols - used);
+  return result;
+}
+
+/** A row as one line of a terminal: fitted cells, the state coloured. */
+export function line(row: string[], columnWidths: number[], colour: boolean): string {
+  return row
+    .map((cell, i) => {
+      const text = fit(cell, columnWidths[i] ?? 0);
+      const state = cell as AgentState;
+      return colour && i === 3 && STATE_COLOUR[state] ? `${STATE_COLOUR[state]}${text}${RESET}` : text;
+    })
+    .join('  ')
+    .trimEnd();
+}
+
+/** The whole table as plain text (`herdr watch --once`): every cell whole, columns aligned. */
+export function plainTable(rows: FleetRow[], now: number, home: string): string {
+  const table = rows.map((row) => cells(row, now, home));
+  const columnWidths = COLUMNS.map((name, i) => Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length)));
+  const text = (cellsOfRow: readonly string[]) =>
+    cellsOfRow.map((cell, i) => (i === cellsOfRow.length - 1 ? cell : fit(cell, columnWidths[i] ?? 0))).join('  ').trimEnd();
+  return [text(COLUMNS), ...table.map(text)].join('\n') + '\n';
+}

@@ -1,0 +1,223 @@
+/**
+ * `pane.stream` over the raw socket: the ack's snapshot redraws the pane's
+ * screen cell for cell in a fresh terminal; output arrives byte-exact and in
+ * order (all 256 byte values); resizes and the exit are told; a consumer that
+ * stops reading during a flood is resynced instead of cut off, with the
+ * server's memory bounded and the pane not slowed; nothing is left once
+ * streams end.
+ */
+import assert from 'node:assert/strict';
+import { type Socket, connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import xtermHeadless from '@xterm/headless';
+import { HerdrClient } from '../src/cli/client.js';
+import { type PaneStreamLine, type PaneStreamStarted, paneStreamLineSchema } from '../src/protocol/pane-stream.js';
+import { STREAM_OUTPUT_BACKLOG_BYTES } from '../src/main/pane-stream.js';
+import { type TestServer, eventually, newWorkspace, promptShown, sleep, startServer } from './helpers/server.js';
+import { rssBytes } from './helpers/proc.js';
+
+const { Terminal } = xtermHeadless;
+type HeadlessTerminal = InstanceType<typeof Terminal>;
+
+/** A stream read off a raw socket, line by line, which the test may stop reading. */
+class RawStream {
+  readonly lines: PaneStreamLine[] = [];
+  readonly ack: Promise<PaneStreamStarted>;
+  closed = false;
+  private readonly socket: Socket;
+
+  constructor(socketPath: string, paneId: string) {
+    this.socket = connect(socketPath);
+    let buffered = '';
+    let acknowledge: (ack: PaneStreamStarted) => void;
+    let refuse: (error: Error) => void;
+    this.ack = new Promise((resolve, reject) => ((acknowledge = resolve), (refuse = reject)));
+    let first = true;
+    this.socket.on('connect', () => this.socket.write(`${JSON.stringify({ id: 'stream', method: 'pane.stream', params: { pane_id: paneId } })}\n`));
+    this.socket.setEncoding('utf8');
+    this.socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) !== -1) {
+        const message = JSON.parse(buffered.slice(0, newline)) as { result?: PaneStreamStarted; error?: { message: string } } & PaneStreamLine;
+        buffered = buffered.slice(newline + 1);
+        if (!first) this.lines.push(message);
+        else if (message.result) acknowledge(message.result);
+        else refuse(new Error(message.error?.message ?? 'no ack'));
+        first = false;
+      }
+    });
+    this.socket.on('close', () => (this.closed = true));
+    this.socket.on('error', () => undefined);
+  }
+
+  /** The output so far, decoded. */
+  bytes(): Buffer {
+    return Buffer.concat(this.lines.flatMap((line) => (line.event === 'pane.output' ? [Buffer.from(line.data.bytes, 'base64')] : [])));
+  }
+
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+function terminalOf(cols: number, rows: number): HeadlessTerminal {
+  return new Terminal({ cols, rows, allowProposedApi: true });
+}
+
+function write(term: HeadlessTerminal, data: string | Uint8Array): Promise<void> {
+  return new Promise((resolve) => term.write(data, resolve));
+}
+
+/** Every cell's character and style, the cursor, the active screen and the modes: what a person sees and what keys do. */
+function cells(term: HeadlessTerminal): string[] {
+  const buffer = term.buffer.active;
+  const out = [`screen ${buffer.type}`, `cursor ${buffer.cursorX},${buffer.cursorY}`, `modes ${JSON.stringify(term.modes)}`];
+  for (let y = 0; y < term.rows; y++) {
+    const line = buffer.getLine(buffer.viewportY + y);
+    let row = '';
+    for (let x = 0; x < term.cols; x++) {
+      const cell = line?.getCell(x);
+      if (!cell) continue;
+      row += `${cell.getChars() || ' '}${cell.getFgColorMode()}:${cell.getFgColor()}/${cell.getBgColorMode()}:${cell.getBgColor()}`;
+      row += `${cell.isBold()}${cell.isItalic()}${cell.isUnderline()}${cell.isInverse()}${cell.isDim()}|`;
+    }
+    out.push(row);
+  }
+  return out;
+}
+
+/** A full-screen program's drawing: the alternate screen, 16/256/true colours, styles, a scroll region, modes. */
+const FULL_SCREEN =
+  'before the program\r\n\x1b[?1049h\x1b[H\x1b[2J' +
+  '\x1b[1;44;97m title bar \x1b[0m\x1b[3;5H\x1b[38;5;208morange\x1b[0m \x1b[38;2;10;200;30mtrue green\x1b[0m' +
+  '\x1b[5;1H\x1b[3mitalic\x1b[0m \x1b[4munder\x1b[0m \x1b[7mreverse\x1b[0m \x1b[2mdim\x1b[0m ünïcødé 漢字' +
+  '\x1b[?2004h\x1b[?1h\x1b[?1000h\x1b[?1006h\x1b[?25l\x1b[2;9r\x1b[8;12H';
+
+describe('pane.stream', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.stop());
+
+  it('acks with a snapshot that redraws a full-screen program cell for cell, and output after it keeps the picture right', async () => {
+    const script = `printf '%b' "$1"; read line; printf '%b' "$2"; sleep 600`;
+    const more = '\x1b[6;1H\x1b[32mmore output after the snapshot\x1b[0m\x1b[9;3H';
+    const { paneId } = await newWorkspace(server, { cols: 60, rows: 12, command: ['/bin/sh', '-c', script, 'sh', FULL_SCREEN, more] });
+    const reference = terminalOf(60, 12);
+    await write(reference, FULL_SCREEN);
+    // The pane has drawn when its visible text shows the last piece.
+    await eventually(async () => (await server.call('pane.read', { pane_id: paneId, source: 'visible' })).read.text.includes('漢字'), 'the drawing');
+
+    const stream = new RawStream(server.socketPath, paneId);
+    const ack = await stream.ack;
+    assert.equal(ack.type, 'stream_started');
+    assert.deepEqual([ack.pane_id, ack.cols, ack.rows], [paneId, 60, 12]);
+    const redrawn = terminalOf(ack.cols, ack.rows);
+    await write(redrawn, ack.snapshot);
+    assert.deepEqual(cells(redrawn), cells(reference));
+    assert.equal(redrawn.buffer.normal.getLine(0)?.translateToString(true), 'before the program', 'the normal screen underneath too');
+
+    await server.call('pane.send_text', { pane_id: paneId, text: '\r' });
+    await write(reference, '\r\n' + more);
+    await eventually(() => stream.bytes().toString('utf8').includes('more output'), 'the output after the snapshot');
+    await sleep(100);
+    await write(redrawn, stream.bytes());
+    assert.deepEqual(cells(redrawn), cells(reference));
+    stream.close();
+  });
+
+  it('delivers all 256 byte values byte-exact and in order, then the exit code', async () => {
+    // Raw mode: the terminal passes every byte through unchanged (no \n → \r\n).
+    const program = "import os,sys,tty; tty.setraw(0); os.write(1, b'ready'); sys.stdin.buffer.read(1); os.write(1, bytes(range(256)) * 64); sys.exit(5)";
+    const { paneId } = await newWorkspace(server, { command: ['python3', '-c', program] });
+    const stream = new RawStream(server.socketPath, paneId);
+    await stream.ack;
+    // Raw mode drops input typed before it: start the program's output once it is in raw mode.
+    await eventually(async () => (await server.call('pane.read', { pane_id: paneId, source: 'visible' })).read.text.includes('ready'), 'raw mode');
+    await server.call('pane.send_text', { pane_id: paneId, text: 'g' });
+    await eventually(() => stream.closed, 'the stream to end with the program');
+    const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    // 'ready' is in the ack's snapshot or in the output, depending on when the stream began.
+    const expected = Buffer.concat([...(stream.bytes().subarray(0, 5).toString() === 'ready' ? [Buffer.from('ready')] : []), ...Array.from({ length: 64 }, () => all)]);
+    assert.equal(stream.bytes().length, expected.length);
+    assert.ok(stream.bytes().equals(expected), 'every byte as written');
+    const last = stream.lines.at(-1);
+    assert.equal(last?.event, 'pane.exited');
+    assert.deepEqual(last?.data, { pane_id: paneId, workspace_id: paneId.split('-')[0], exit_code: 5 });
+  });
+
+  it('tells resizes in order with the output, and ends with pane.exited when the pane is closed', async () => {
+    const { paneId } = await newWorkspace(server, { cols: 80, rows: 24 });
+    await promptShown(server, paneId);
+    const client = new HerdrClient({ socketPath: server.socketPath });
+    const stream = await client.stream(paneId);
+    assert.deepEqual([stream.started.cols, stream.started.rows], [80, 24]);
+    await server.call('pane.send_input', { pane_id: paneId, text: 'echo before-resize' });
+    await sleep(200);
+    await server.call('pane.resize', { pane_id: paneId, cols: 100, rows: 30 });
+    await server.call('pane.send_input', { pane_id: paneId, text: 'echo after-resize' });
+    await sleep(200);
+    await server.call('pane.close', { pane_id: paneId });
+    const seen: string[] = [];
+    for await (const line of stream) {
+      if (line.event === 'pane.output') {
+        const text = Buffer.from(line.data.bytes, 'base64').toString('utf8');
+        if (/^before-resize\r?$/m.test(text)) seen.push('before');
+        if (/^after-resize\r?$/m.test(text)) seen.push('after');
+      } else seen.push(line.event === 'pane.resized' ? `resized ${line.data.cols}x${line.data.rows}` : line.event);
+    }
+    client.close();
+    assert.deepEqual(seen.filter((s) => s !== 'pane.resync'), ['before', 'resized 100x30', 'after', 'pane.exited']);
+  });
+
+  it('resyncs a consumer that stopped reading during a flood, with memory bounded and the pane not slowed', async (t) => {
+    const { paneId } = await newWorkspace(server, { command: ['/bin/sh', '-c', 'while :; do cat /usr/share/dict/words 2>/dev/null || seq 1 100000; done'] });
+    const stream = new RawStream(server.socketPath, paneId);
+    await stream.ack;
+    stream.pause();
+    const parsed = async () => (await server.call('server.stats', {})).shards.reduce((sum, s) => sum + s.bytes_parsed, 0);
+    const rssBefore = rssBytes(server.pid);
+    const parsedBefore = await parsed();
+    let peak = rssBefore;
+    for (let i = 0; i < 20; i++) {
+      await sleep(150);
+      peak = Math.max(peak, rssBytes(server.pid));
+    }
+    const floodedMb = ((await parsed()) - parsedBefore) / 1e6;
+    t.diagnostic(`flooded ${floodedMb.toFixed(1)} MB in 3 s with the consumer stopped; server RSS ${Math.round(rssBefore / 1e6)} → peak ${Math.round(peak / 1e6)} MB`);
+    assert.ok(floodedMb > 10, `the pane went on at speed (${floodedMb.toFixed(1)} MB in 3 s)`);
+    assert.ok(peak - rssBefore < 100 * 1024 * 1024, `server RSS grew ${Math.round((peak - rssBefore) / 1e6)} MB`);
+    const unread = stream.lines.length;
+    stream.resume();
+    const resync = await eventually(() => stream.lines.slice(unread).find((line) => line.event === 'pane.resync'), 'a resync');
+    assert.ok(paneStreamLineSchema.safeParse(resync).success, JSON.stringify(resync).slice(0, 300));
+    assert.ok(resync.event === 'pane.resync' && resync.data.snapshot.length > 0);
+    const after = stream.lines.length;
+    await eventually(() => stream.lines.slice(after).some((line) => line.event === 'pane.output'), 'output again after the resync');
+    assert.ok(STREAM_OUTPUT_BACKLOG_BYTES <= 4 * 1024 * 1024);
+    stream.close();
+    await server.call('pane.close', { pane_id: paneId });
+  });
+
+  it('leaves nothing behind: streams closed by their clients are gone from server.stats', async () => {
+    const { paneId } = await newWorkspace(server);
+    const before = (await server.call('server.stats', {})).streams;
+    const streams = [new RawStream(server.socketPath, paneId), new RawStream(server.socketPath, paneId)];
+    await Promise.all(streams.map((s) => s.ack));
+    assert.equal((await server.call('server.stats', {})).streams, before + 2);
+    for (const stream of streams) stream.close();
+    await eventually(async () => (await server.call('server.stats', {})).streams === before, 'no streams left');
+    const missing = new RawStream(server.socketPath, '77-1');
+    await assert.rejects(missing.ack, /pane 77-1 not found/);
+  });
+});

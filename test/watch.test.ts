@@ -1,0 +1,85 @@
+/**
+ * `herdr watch`: the fleet's table, once as text for scripts, and live on a
+ * terminal (the CLI in a PTY of the test's own): states change as fake
+ * agents and hook reports change them, blocked first; Enter attaches to the
+ * selected pane and detaching comes back to the view.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type TestServer, REPO_ROOT, eventually, herdrCli, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
+import { CliTerminal } from './helpers/terminal.js';
+import { parseKeys } from '../src/cli/watch/watch-view.js';
+
+const FAKE_AGENTS = join(REPO_ROOT, 'test', 'fixtures', 'bin');
+
+describe('herdr watch', () => {
+  let server: TestServer;
+  let shellPane: string;
+  before(async () => {
+    server = await startServer({ env: { PATH: `${FAKE_AGENTS}:${process.env.PATH}` } });
+    const claude = await newWorkspace(server, { label: 'alpha' });
+    await promptShown(server, claude.paneId);
+    await server.call('pane.send_input', { pane_id: claude.paneId, text: 'claude' });
+    const bot = await newWorkspace(server, { label: 'beta' });
+    await server.call('pane.report_agent', { pane_id: bot.paneId, source: 'test', agent: 'mybot', state: 'working' });
+    shellPane = (await newWorkspace(server, { label: 'gamma' })).paneId;
+    await promptShown(server, shellPane);
+    await eventually(async () => (await server.call('pane.get', { pane_id: claude.paneId })).pane.agent_state === 'blocked', 'the fake claude to block');
+  });
+  after(() => server.stop());
+
+  it('--once prints the table, blocked first, for scripts', async () => {
+    const { stdout } = await herdrCli(server)('watch', '--once');
+    const lines = stdout.trimEnd().split('\n');
+    assert.match(lines[0] ?? '', /^PANE +WORKSPACE +AGENT +STATE +FOR +EXIT +DIRECTORY +MESSAGE$/);
+    assert.match(lines[1] ?? '', /^1-1 +1 alpha +claude +blocked +\d+s +- /);
+    assert.match(lines[2] ?? '', /^2-1 +2 beta +mybot +working +\d+s +- /);
+    assert.match(lines[3] ?? '', /^3-1 +3 gamma +- +unknown +\d+s +- /);
+    assert.equal(lines.length, 4);
+
+    await server.call('pane.report_agent', { pane_id: '2-1', source: 'test', agent: 'mybot', state: 'blocked', message: 'approve the deploy?' });
+    const again = (await herdrCli(server)('watch', '--once')).stdout.split('\n');
+    assert.match(again[2] ?? '', /^2-1 +2 beta +mybot +blocked +\d+s +- +\S.* +approve the deploy\?$/);
+    await server.call('pane.report_agent', { pane_id: '2-1', source: 'test', agent: 'mybot', state: 'working' });
+  });
+
+  it('shows the fleet live, follows events, attaches on Enter and comes back on detach', async () => {
+    const terminal = new CliTerminal(['watch', '--socket', server.socketPath], { cwd: server.dir, cols: 120, rows: 20 });
+    try {
+      await terminal.screenMatches(/herdr watch · 3 panes in 3 workspaces · 1 blocked · 1 working · 0 idle · 1 unknown/);
+      let screen = await terminal.screen();
+      const order = ['1-1', '2-1', '3-1'].map((id) => screen.search(new RegExp(`^${id} `, 'm')));
+      assert.ok(order.every((at, i) => at > 0 && (i === 0 || at > (order[i - 1] ?? 0))), `rows in state order:\n${screen}`);
+
+      // An event, no polling: the hook's report shows as it happens.
+      await server.call('pane.report_agent', { pane_id: '2-1', source: 'test', agent: 'mybot', state: 'blocked', message: 'ship it?' });
+      await terminal.screenMatches(/2 blocked · 0 working/);
+      // The message comes with the lists read after the event.
+      await terminal.screenMatches(/^2-1 +2 beta +mybot +blocked .*ship it\?$/m);
+      await server.call('pane.report_agent', { pane_id: '2-1', source: 'test', agent: 'mybot', state: 'idle' });
+      await terminal.screenMatches(/1 blocked · 0 working · 1 idle/);
+
+      terminal.type('\x1b[F'); // End: the plain shell, last
+      terminal.type('\r');
+      await terminal.screenMatches(/^\$ /m);
+      terminal.type('echo attached-from-watch\r');
+      await terminal.screenMatches(/^attached-from-watch$/m);
+      terminal.type('\x1c');
+      await terminal.screenMatches(/herdr watch · 3 panes/);
+      await readUntil(server, shellPane, (text) => /^attached-from-watch$/m.test(text));
+
+      terminal.type('q');
+      assert.equal(await terminal.exited, 0);
+    } finally {
+      terminal.kill();
+    }
+  });
+
+  it('reads keys as a terminal sends them', () => {
+    assert.deepEqual(parseKeys('\x1b[A\x1b[Bjk\r'), ['up', 'down', 'down', 'up', 'enter']);
+    assert.deepEqual(parseKeys('\x1b[5~\x1b[6~\x1bOH\x1b[F'), ['pageUp', 'pageDown', 'home', 'end']);
+    assert.deepEqual(parseKeys('\x1b'), ['quit']);
+    assert.deepEqual(parseKeys('\x1b[1;5Cq'), ['quit'], 'an unknown sequence is skipped whole');
+  });
+});
