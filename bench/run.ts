@@ -24,6 +24,8 @@ import { hooksScenario } from './scenarios/hooks.js';
 import { responsivenessScenario } from './scenarios/responsiveness.js';
 import { roundTripScenario } from './scenarios/round-trip.js';
 import { scaleScenario } from './scenarios/scale.js';
+import { streamScenario } from './scenarios/stream.js';
+import { watchScenario } from './scenarios/watch.js';
 
 /** `quick: false`: left out of --quick unless asked for with --only. */
 const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): Promise<ScenarioResult> }> = [
@@ -36,6 +38,8 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'hooks', run: hooksScenario },
   { id: 'event-latency', run: eventLatencyScenario },
   { id: 'scale', run: scaleScenario },
+  { id: 'stream', run: streamScenario },
+  { id: 'watch', run: watchScenario },
   { id: 'agents', quick: false, run: agentsScenario },
 ];
 

@@ -30,13 +30,14 @@ describe('bench --smoke', () => {
 
       const results = JSON.parse(readFileSync(join(out, json), 'utf8')) as BenchResults;
       const ids = results.scenarios.map((scenario) => scenario.id);
-      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'clients', 'hooks', 'event-latency', 'scale', 'agents']);
+      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'clients', 'hooks', 'event-latency', 'scale', 'stream', 'watch', 'agents']);
       const expected = ['herdr', 'herdr-1', ...(tmuxInstalled ? ['tmux'] : [])] as const;
       for (const scenario of results.scenarios) {
         const [first] = scenario.metrics;
         assert.ok(first, `${scenario.id} has figures`);
         // The library's figures (the first) are herdr's alone; its CLI rows have the peer too.
-        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : scenario.id === 'clients' ? ['herdr', 'ceiling'] : expected;
+        // The watch view is herdr's alone (no peer has one).
+        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : scenario.id === 'clients' ? ['herdr', 'ceiling'] : scenario.id === 'watch' ? ['herdr'] : expected;
         for (const contender of contenders) {
           const value = first.values[contender as keyof typeof first.values];
           assert.ok(value !== undefined && Number.isFinite(value), `${scenario.id}: ${first.name} for ${contender} is ${value}`);
@@ -47,7 +48,7 @@ describe('bench --smoke', () => {
             assert.ok(Number.isFinite(cli?.values[contender]), `clients: ${cli?.name} for ${contender}`);
           }
         }
-        if (scenario.id.startsWith('flood') || scenario.id === 'hooks') {
+        if (scenario.id.startsWith('flood') || scenario.id === 'hooks' || scenario.id === 'stream') {
           assert.ok((first.values.ceiling ?? 0) > 0, `${scenario.id} measured the ceiling`);
         }
       }

@@ -7,48 +7,38 @@
  * streams end.
  */
 import assert from 'node:assert/strict';
-import { type Socket, connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import xtermHeadless from '@xterm/headless';
 import { HerdrClient } from '../src/cli/client.js';
 import { type PaneStreamLine, type PaneStreamStarted, paneStreamLineSchema } from '../src/protocol/pane-stream.js';
 import { STREAM_OUTPUT_BACKLOG_BYTES } from '../src/main/pane-stream.js';
 import { type TestServer, eventually, newWorkspace, promptShown, sleep, startServer } from './helpers/server.js';
+import { EventClient } from './helpers/events.js';
 import { rssBytes } from './helpers/proc.js';
 
 const { Terminal } = xtermHeadless;
 type HeadlessTerminal = InstanceType<typeof Terminal>;
 
-/** A stream read off a raw socket, line by line, which the test may stop reading. */
-class RawStream {
-  readonly lines: PaneStreamLine[] = [];
-  readonly ack: Promise<PaneStreamStarted>;
-  closed = false;
-  private readonly socket: Socket;
+/** A `pane.stream` read off a raw socket (EventClient keeps every line), which the test may stop reading. */
+class StreamReader {
+  private constructor(
+    private readonly client: EventClient,
+    readonly ack: PaneStreamStarted,
+  ) {}
 
-  constructor(socketPath: string, paneId: string) {
-    this.socket = connect(socketPath);
-    let buffered = '';
-    let acknowledge: (ack: PaneStreamStarted) => void;
-    let refuse: (error: Error) => void;
-    this.ack = new Promise((resolve, reject) => ((acknowledge = resolve), (refuse = reject)));
-    let first = true;
-    this.socket.on('connect', () => this.socket.write(`${JSON.stringify({ id: 'stream', method: 'pane.stream', params: { pane_id: paneId } })}\n`));
-    this.socket.setEncoding('utf8');
-    this.socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      let newline: number;
-      while ((newline = buffered.indexOf('\n')) !== -1) {
-        const message = JSON.parse(buffered.slice(0, newline)) as { result?: PaneStreamStarted; error?: { message: string } } & PaneStreamLine;
-        buffered = buffered.slice(newline + 1);
-        if (!first) this.lines.push(message);
-        else if (message.result) acknowledge(message.result);
-        else refuse(new Error(message.error?.message ?? 'no ack'));
-        first = false;
-      }
-    });
-    this.socket.on('close', () => (this.closed = true));
-    this.socket.on('error', () => undefined);
+  static async open(socketPath: string, paneId: string): Promise<StreamReader> {
+    const client = await EventClient.open(socketPath, 'pane.stream', { pane_id: paneId });
+    const answer = client.ack as { result?: PaneStreamStarted; error?: { message: string } };
+    if (!answer.result) throw new Error(answer.error?.message ?? 'no ack');
+    return new StreamReader(client, answer.result);
+  }
+
+  get lines(): PaneStreamLine[] {
+    return this.client.events as unknown as PaneStreamLine[];
+  }
+
+  get closed(): boolean {
+    return this.client.closed;
   }
 
   /** The output so far, decoded. */
@@ -57,15 +47,15 @@ class RawStream {
   }
 
   pause(): void {
-    this.socket.pause();
+    this.client.pause();
   }
 
   resume(): void {
-    this.socket.resume();
+    this.client.resume();
   }
 
   close(): void {
-    this.socket.destroy();
+    this.client.close();
   }
 }
 
@@ -118,8 +108,8 @@ describe('pane.stream', () => {
     // The pane has drawn when its visible text shows the last piece.
     await eventually(async () => (await server.call('pane.read', { pane_id: paneId, source: 'visible' })).read.text.includes('漢字'), 'the drawing');
 
-    const stream = new RawStream(server.socketPath, paneId);
-    const ack = await stream.ack;
+    const stream = await StreamReader.open(server.socketPath, paneId);
+    const ack = stream.ack;
     assert.equal(ack.type, 'stream_started');
     assert.deepEqual([ack.pane_id, ack.cols, ack.rows], [paneId, 60, 12]);
     const redrawn = terminalOf(ack.cols, ack.rows);
@@ -140,8 +130,7 @@ describe('pane.stream', () => {
     // Raw mode: the terminal passes every byte through unchanged (no \n → \r\n).
     const program = "import os,sys,tty; tty.setraw(0); os.write(1, b'ready'); sys.stdin.buffer.read(1); os.write(1, bytes(range(256)) * 64); sys.exit(5)";
     const { paneId } = await newWorkspace(server, { command: ['python3', '-c', program] });
-    const stream = new RawStream(server.socketPath, paneId);
-    await stream.ack;
+    const stream = await StreamReader.open(server.socketPath, paneId);
     // Raw mode drops input typed before it: start the program's output once it is in raw mode.
     await eventually(async () => (await server.call('pane.read', { pane_id: paneId, source: 'visible' })).read.text.includes('ready'), 'raw mode');
     await server.call('pane.send_text', { pane_id: paneId, text: 'g' });
@@ -182,8 +171,7 @@ describe('pane.stream', () => {
 
   it('resyncs a consumer that stopped reading during a flood, with memory bounded and the pane not slowed', async (t) => {
     const { paneId } = await newWorkspace(server, { command: ['/bin/sh', '-c', 'while :; do cat /usr/share/dict/words 2>/dev/null || seq 1 100000; done'] });
-    const stream = new RawStream(server.socketPath, paneId);
-    await stream.ack;
+    const stream = await StreamReader.open(server.socketPath, paneId);
     stream.pause();
     const parsed = async () => (await server.call('server.stats', {})).shards.reduce((sum, s) => sum + s.bytes_parsed, 0);
     const rssBefore = rssBytes(server.pid);
@@ -212,12 +200,10 @@ describe('pane.stream', () => {
   it('leaves nothing behind: streams closed by their clients are gone from server.stats', async () => {
     const { paneId } = await newWorkspace(server);
     const before = (await server.call('server.stats', {})).streams;
-    const streams = [new RawStream(server.socketPath, paneId), new RawStream(server.socketPath, paneId)];
-    await Promise.all(streams.map((s) => s.ack));
+    const streams = await Promise.all([StreamReader.open(server.socketPath, paneId), StreamReader.open(server.socketPath, paneId)]);
     assert.equal((await server.call('server.stats', {})).streams, before + 2);
     for (const stream of streams) stream.close();
     await eventually(async () => (await server.call('server.stats', {})).streams === before, 'no streams left');
-    const missing = new RawStream(server.socketPath, '77-1');
-    await assert.rejects(missing.ack, /pane 77-1 not found/);
+    await assert.rejects(StreamReader.open(server.socketPath, '77-1'), /pane 77-1 not found/);
   });
 });

@@ -5,12 +5,12 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { HerdrClient, HerdrConnection, call } from '../../src/cli/client.js';
+import { HerdrClient, HerdrConnection, type PaneOutputStream, call } from '../../src/cli/client.js';
 import { eventually } from '../../harness/poll.js';
 import { HERDR_BIN, type LocalServer, startServer } from '../../harness/server.js';
 import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';
 import { pool } from '../measure.js';
-import type { CliKind, HostName, OutputWatch, PaneHost, QueryKind } from './host.js';
+import type { CliKind, HostName, OutputWatch, PaneHost, QueryKind, ViewedOutput } from './host.js';
 
 /** Whole-line regex for a literal (wait_for_output regexes are RE2, line by line). */
 export function exactLine(line: string): string {
@@ -33,6 +33,23 @@ let lastSeq = 1_800_000_000_000_000_000n;
 export async function reportAgent(socketPath: string, pane: string, state: 'working' | 'idle'): Promise<void> {
   const params = { pane_id: pane, source: 'bench:hook', agent: 'benchbot', state, seq: ++lastSeq };
   await call('pane.report_agent', params, { socketPath, id: 'bench:hook' });
+}
+
+/** Reads a stream until `mark` is in its output: the output bytes read and the resyncs on the way. Throws when the stream ends first. */
+async function untilMark(stream: PaneOutputStream, mark: string): Promise<{ bytes: number; resyncs: number }> {
+  let bytes = 0;
+  let resyncs = 0;
+  let tail = '';
+  for await (const line of stream) {
+    if (line.event === 'pane.resync') resyncs++;
+    if (line.event !== 'pane.output') continue;
+    const chunk = Buffer.from(line.data.bytes, 'base64');
+    bytes += chunk.length;
+    const text = tail + chunk.toString('latin1');
+    if (text.includes(mark)) return { bytes, resyncs };
+    tail = text.slice(-mark.length);
+  }
+  throw new Error(`the stream ended before ${mark}`);
 }
 
 export class HerdrHost implements PaneHost {
@@ -160,6 +177,30 @@ export class HerdrHost implements PaneHost {
         await this.closePanes([pane]);
       },
     };
+  }
+
+  async viewOutput(command: string, mark: string, timeoutMs: number): Promise<ViewedOutput> {
+    const [pane] = await this.createPanes(1, command);
+    if (!pane) throw new Error('no pane');
+    const stream = await this.client.stream(pane);
+    const timer = setTimeout(() => stream.close(), timeoutMs);
+    try {
+      const start = performance.now();
+      await this.connection.call('pane.send_text', { pane_id: pane, text: '\r' });
+      const { bytes, resyncs } = await untilMark(stream, mark);
+      return { bytes, seconds: (performance.now() - start) / 1000, resyncs };
+    } finally {
+      clearTimeout(timer);
+      stream.close();
+      await this.closePanes([pane]);
+    }
+  }
+
+  /** Views every pane with a `pane.stream` that takes everything, until `stop`. */
+  async streamAll(panes: readonly string[]): Promise<{ stop(): void }> {
+    const streams = await Promise.all(panes.map((pane) => this.client.stream(pane)));
+    for (const stream of streams) void (async () => { for await (const _line of stream); })();
+    return { stop: () => streams.forEach((stream) => stream.close()) };
   }
 
   async listPanes(): Promise<number> {

@@ -55,6 +55,15 @@ export interface PaneHost {
    */
   watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch>;
   /**
+   * A person watching a pane live: starts a pane running `command` (which
+   * waits for a line of input, then prints and ends its output with `mark`),
+   * attaches a viewer (herdr: `pane.stream`; tmux: a control-mode client's
+   * `%output`), types Enter, and resolves once the viewer has `mark`: the
+   * bytes it received and the seconds from Enter to `mark` (when the viewer's
+   * picture is current).
+   */
+  viewOutput(command: string, mark: string, timeoutMs: number): Promise<ViewedOutput>;
+  /**
    * What an agent's hook runs to record its state, once: herdr a
    * `pane.report_agent` on a connection of its own with a nanosecond seq, as
    * integrations send it; tmux `set-option -p @agent_state`, a client
@@ -68,6 +77,14 @@ export interface PaneHost {
   cpuSeconds(): Promise<number>;
   rssBytes(): Promise<number>;
   stop(): Promise<void>;
+}
+
+export interface ViewedOutput {
+  /** Output bytes the viewer received (fewer than printed when it was resynced). */
+  bytes: number;
+  seconds: number;
+  /** herdr: times the viewer fell more than 1 MiB behind and was given a fresh screen instead. */
+  resyncs?: number;
 }
 
 export interface OutputWatch {

@@ -5,12 +5,12 @@
  * (`;`-chained), as a script driving tmux at scale would do.
  */
 import { execFile, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { type Interface, createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { eventually, sleep } from '../../harness/poll.js';
 import { type BenchEnvironment, COLS, PROMPT, ROWS, SHELL } from '../environment.js';
 import { cpuSeconds, rssBytes } from '../measure.js';
-import type { CliKind, OutputWatch, PaneHost, QueryKind } from './host.js';
+import type { CliKind, OutputWatch, PaneHost, QueryKind, ViewedOutput } from './host.js';
 
 const run = promisify(execFile);
 /** Commands per client invocation (keeps argv well under the kernel's limit). */
@@ -20,6 +20,12 @@ const POLL_MS = 50;
 export const HISTORY_ROWS = 10_000;
 /** What `pane.get` tells about a pane, as tmux format fields. */
 const PANE_FIELDS = '#{pane_id} #{pane_pid} #{pane_current_command} #{pane_current_path} #{pane_width}x#{pane_height} #{pane_dead}';
+
+/** The bytes of a control-mode `%output %<pane> <bytes>` notice (tmux escapes control characters and backslash as \\ooo); undefined for other notices. */
+function outputBytes(notice: string): string | undefined {
+  if (!notice.startsWith('%output ')) return undefined;
+  return notice.slice(notice.indexOf(' ', 8) + 1).replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+}
 
 export async function tmuxVersion(): Promise<string | undefined> {
   return run('tmux', ['-V']).then(
@@ -166,20 +172,35 @@ export class TmuxHost implements PaneHost {
     await this.tmux('set-option', '-p', '-t', pane, '@agent_state', state);
   }
 
-  async watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch> {
-    const session = `watch-${++this.watches}`;
+  /** A new session running `command`, a control-mode client attached to it, and its notices line by line. */
+  private async controlSession(prefix: string, command: string): Promise<{ session: string; notices: Interface; end(): Promise<void> }> {
+    const session = `${prefix}-${++this.watches}`;
     await this.tmux('new-session', '-d', '-s', session, '-x', String(COLS), '-y', String(ROWS), command);
     const client = spawn('tmux', ['-L', this.socketName, '-f', '/dev/null', '-C', 'attach', '-t', session], {
       env: this.environment.env,
       cwd: this.environment.dir,
       stdio: ['pipe', 'pipe', 'ignore'],
     });
+    // Byte for byte: %output carries the pane's bytes, control characters escaped.
+    client.stdout.setEncoding('latin1');
+    return {
+      session,
+      notices: createInterface({ input: client.stdout }),
+      end: async () => {
+        client.stdin.end();
+        client.kill();
+        await this.tmux('kill-session', '-t', session).catch(() => undefined);
+      },
+    };
+  }
+
+  async watchOutput(command: string, pattern: string, onLine: (line: string) => void): Promise<OutputWatch> {
+    const { notices, end } = await this.controlSession('watch', command);
     const regex = new RegExp(pattern);
     let partial = '';
-    createInterface({ input: client.stdout }).on('line', (notice) => {
-      if (!notice.startsWith('%output ')) return;
-      // "%output %<pane> <bytes, with \ooo escapes for control characters and backslash>"
-      const bytes = notice.slice(notice.indexOf(' ', 8) + 1).replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+    notices.on('line', (notice) => {
+      const bytes = outputBytes(notice);
+      if (bytes === undefined) return;
       const lines = (partial + bytes).split(/\r?\n/);
       partial = lines.pop() ?? '';
       for (const line of lines) {
@@ -187,13 +208,37 @@ export class TmuxHost implements PaneHost {
         if (regex.test(text)) onLine(text);
       }
     });
-    return {
-      stop: async () => {
-        client.stdin.end();
-        client.kill();
-        await this.tmux('kill-session', '-t', session).catch(() => undefined);
-      },
-    };
+    return { stop: end };
+  }
+
+  async viewOutput(command: string, mark: string, timeoutMs: number): Promise<ViewedOutput> {
+    const { session, notices, end } = await this.controlSession('view', command);
+    try {
+      // Attached once tmux has said anything to the client.
+      await new Promise<void>((resolve) => notices.once('line', () => resolve()));
+      let bytes = 0;
+      let tail = '';
+      const seen = new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`tmux: no ${mark} after ${timeoutMs} ms`)), timeoutMs);
+        notices.on('line', (notice) => {
+          const chunk = outputBytes(notice);
+          if (chunk === undefined) return;
+          bytes += chunk.length;
+          const text = tail + chunk;
+          if (text.includes(mark)) {
+            clearTimeout(timer);
+            resolve(bytes);
+          }
+          tail = text.slice(-mark.length);
+        });
+      });
+      const start = performance.now();
+      await this.tmux('send-keys', '-t', session, 'Enter');
+      const received = await seen;
+      return { bytes: received, seconds: (performance.now() - start) / 1000 };
+    } finally {
+      await end();
+    }
   }
 
   async listPanes(): Promise<number> {

@@ -17,7 +17,7 @@ const TIMEOUT_MS = 600_000;
 let runs = 0;
 
 /** One flood; the line echoed after the file is new every run, so no run sees an earlier one's end. */
-async function hostFlood(host: PaneHost, panes: string[], input: string): Promise<{ seconds: number; cpuSeconds: number }> {
+export async function hostFlood(host: PaneHost, panes: string[], input: string): Promise<{ seconds: number; cpuSeconds: number }> {
   const mark = `flood-done-${++runs}`;
   const cpuBefore = await host.cpuSeconds();
   const start = performance.now();

@@ -1,4 +1,4 @@
-/** A raw event-stream client: subscribes on its own connection and collects every line. */
+/** A raw stream client (`events.subscribe`, `pane.stream`): one request on its own connection, every line collected. */
 import { type Socket, connect } from 'node:net';
 import { lineReader } from '../../src/cli/client.js';
 import type { EventLine } from '../../src/protocol/events.js';
@@ -15,12 +15,17 @@ export class EventClient {
   }
 
   /** Sends `events.subscribe` and waits for its answer (the first line). */
-  static async subscribe(socketPath: string, params: object, id = 'sub'): Promise<EventClient> {
+  static subscribe(socketPath: string, params: object, id = 'sub'): Promise<EventClient> {
+    return EventClient.open(socketPath, 'events.subscribe', params, id);
+  }
+
+  /** Sends one request whose connection stays open and waits for its answer (the first line). */
+  static async open(socketPath: string, method: string, params: object, id = method): Promise<EventClient> {
     const socket = connect(socketPath);
     await new Promise((resolve) => socket.once('connect', resolve));
     const client = new EventClient(socket);
-    socket.write(`${JSON.stringify({ id, method: 'events.subscribe', params })}\n`);
-    await eventually(() => client.lines.length > 0, 'the subscribe answer');
+    socket.write(`${JSON.stringify({ id, method, params })}\n`);
+    await eventually(() => client.lines.length > 0, `the ${method} answer`);
     return client;
   }
 
