@@ -31,6 +31,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Extra arguments for `herdr server` (e.g. `--shard-timeout 2000`). */
   serverArgs?: string[];
+  /** The server's `--state-dir` (default: `state` in its own temporary directory, gone with it). */
+  stateDir?: string;
 }
 
 export class LocalServer {
@@ -104,6 +106,7 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
   const dir = tempDir();
   const socketPath = options.socketPath ?? join(dir, 'herdr.sock');
   const args = [...(options.nodeArgs ?? []), HERDR_BIN, 'server', '--socket', socketPath, '--shell', options.shell ?? '/bin/sh'];
+  args.push('--state-dir', options.stateDir ?? join(dir, 'state'));
   if (options.workers !== undefined) args.push('--workers', String(options.workers));
   args.push(...(options.serverArgs ?? []));
   const child = spawn(process.execPath, args, {

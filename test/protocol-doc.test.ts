@@ -83,7 +83,8 @@ describe('docs/protocol.md against the code', () => {
     });
     assert.deepEqual(sorted(kinds), sorted(subscribable));
     assert.ok(LIFECYCLE_KINDS.every((kind) => kinds.includes(kind)));
-    assert.deepEqual(sorted(events), sorted([...WAITABLE_EVENTS, 'pane.output_matched']));
+    // server.restored is told once, at subscription (docs/persistence.md): nothing to wait for.
+    assert.deepEqual(sorted(events), sorted([...WAITABLE_EVENTS, 'pane.output_matched', 'server.restored']));
   });
 
   it('has the JSON Schema the code generates committed, and `herdr schema` prints it', async () => {

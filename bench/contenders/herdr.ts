@@ -4,6 +4,7 @@
  * (`--socket`), which the bench then drives as a load generator.
  */
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { HerdrClient, HerdrConnection, type PaneOutputStream, call } from '../../src/cli/client.js';
 import { eventually } from '../../harness/poll.js';
@@ -70,8 +71,8 @@ export class HerdrHost implements PaneHost {
   }
 
   /** Starts a server of our own; `workers` 1 is the single-shard contender. */
-  static async start(environment: BenchEnvironment, workers?: number, nodeArgs: string[] = []): Promise<HerdrHost> {
-    const server = await startServer({ baseEnv: environment.env, shell: SHELL, nodeArgs, ...(workers ? { workers } : {}) });
+  static async start(environment: BenchEnvironment, workers?: number, nodeArgs: string[] = [], serverArgs: string[] = []): Promise<HerdrHost> {
+    const server = await startServer({ baseEnv: environment.env, shell: SHELL, nodeArgs, serverArgs, ...(workers ? { workers } : {}) });
     const connection = await keptAlive(server.socketPath);
     const name: HostName = workers === 1 ? 'herdr-1' : 'herdr';
     return new HerdrHost(name, workers === 1 ? 'herdr --workers 1' : 'herdr', server.socketPath, connection, environment, server);
@@ -85,6 +86,11 @@ export class HerdrHost implements PaneHost {
 
   get pid(): number | undefined {
     return this.server?.pid;
+  }
+
+  /** Where a server of our own keeps its session (harness default: `state` in its directory). */
+  get stateDir(): string | undefined {
+    return this.server ? join(this.server.dir, 'state') : undefined;
   }
 
   async createPanes(count: number, command?: string): Promise<string[]> {

@@ -16,6 +16,15 @@ export interface PaneFacts {
   cwdLabel: string | undefined;
   cols: number;
   rows: number;
+  /** What the pane was started with beyond the defaults, to start it again after a restart. */
+  launch: PaneLaunch;
+}
+
+export interface PaneLaunch {
+  /** The argv it runs (undefined: the server's shell). */
+  command: string[] | undefined;
+  /** The client's environment additions. */
+  env: Record<string, string> | undefined;
 }
 
 export interface PaneRecord extends PaneFacts {
@@ -37,6 +46,10 @@ export interface PaneRecord extends PaneFacts {
   lastExitCode: number | undefined;
   /** docs/protocol.md §10.4: false once the pane turned idle while its workspace was not active. */
   seen: boolean;
+  /** Brought back from a snapshot, and nothing new printed since. */
+  restored: boolean;
+  /** The agent session of a restored pane that was not resumed into it. */
+  previousAgentSession: ({ agent: string } & AgentSession) | undefined;
 }
 
 export interface WorkspaceRecord {
@@ -97,6 +110,38 @@ export class Registry {
 
   reservePaneUid(): number {
     return this.nextPaneUid++;
+  }
+
+  /** The next uids to hand out (a snapshot keeps them, so stable ids are never reused across restarts). */
+  get nextUids(): { workspace: number; pane: number } {
+    return { workspace: this.nextWorkspaceUid, pane: this.nextPaneUid };
+  }
+
+  advanceUids(workspace: number, pane: number): void {
+    this.nextWorkspaceUid = Math.max(this.nextWorkspaceUid, workspace);
+    this.nextPaneUid = Math.max(this.nextPaneUid, pane);
+  }
+
+  /** A workspace from a snapshot, with its uids, label, layout and panes (creation order) as they were. */
+  restoreWorkspace(
+    saved: { uid: number; shardId: number; label: string | undefined; layout: LayoutNode; focusedPaneUid: number },
+    panes: Array<{ uid: number; facts: PaneFacts }>,
+  ): WorkspaceRecord {
+    const workspace: WorkspaceRecord = {
+      uid: saved.uid,
+      shardId: saved.shardId,
+      position: this.workspaces.length + 1,
+      customLabel: saved.label,
+      panes: [],
+      layout: saved.layout,
+      focusedPaneUid: saved.focusedPaneUid,
+    };
+    this.workspaces.push(workspace);
+    this.workspacesByUid.set(saved.uid, workspace);
+    for (const pane of panes) this.addPaneRecord(workspace, pane.uid, pane.facts);
+    this.advanceUids(saved.uid + 1, Math.max(...panes.map((pane) => pane.uid)) + 1);
+    if (!this.active) this.focusWorkspace(workspace);
+    return workspace;
   }
 
   paneByUid(uid: number): PaneRecord | undefined {
@@ -239,6 +284,8 @@ export class Registry {
       agent_message: pane.agentMessage,
       agent_session: pane.agentSession,
       last_exit_code: pane.lastExitCode,
+      restored: pane.restored || undefined,
+      previous_agent_session: pane.previousAgentSession,
       revision: pane.revision,
       cols: pane.cols,
       rows: pane.rows,
@@ -282,6 +329,8 @@ export class Registry {
       agentSession: undefined,
       lastExitCode: undefined,
       seen: true,
+      restored: false,
+      previousAgentSession: undefined,
     };
     workspace.panes.push(pane);
     this.panesByUid.set(uid, pane);

@@ -19,8 +19,12 @@ import { LoopDelayMonitor } from './loop-delay.js';
 import { RequestLineError, Router, parseRequestLine } from './router.js';
 import { Session, type SessionOptions } from './session.js';
 import { claimSocketPath, removeSocketFile, socketInode } from './socket-file.js';
+import { restoreAtStart } from './persistence/startup.js';
 
 export type ServerOptions = SessionOptions;
+
+/** Requests that change nothing a session snapshot keeps; every other one asks for a snapshot round. */
+const READ_ONLY_METHODS = new Set(['ping', 'workspace.list', 'workspace.get', 'pane.list', 'pane.get', 'pane.read', 'pane.wait_for_output', 'events.subscribe', 'events.wait', 'pane.stream', 'server.stats']);
 
 export class HerdrServer implements ConnectionHandler {
   private readonly connections = new Set<Connection>();
@@ -51,6 +55,9 @@ export class HerdrServer implements ConnectionHandler {
   static async start(options: ServerOptions): Promise<HerdrServer> {
     await claimSocketPath(options.socketPath);
     const server = new HerdrServer(options);
+    // Before listening: no client sees a half-restored server.
+    const persistence = options.persistence;
+    if (persistence) await restoreAtStart(server.session, persistence.paths, persistence, options.log);
     await server.listen();
     return server;
   }
@@ -117,6 +124,7 @@ export class HerdrServer implements ConnectionHandler {
       afterResponse: (action) => after.push(action),
     });
     this.respond(connection, response);
+    if (!READ_ONLY_METHODS.has(request.method)) this.session.changed();
     batch.flush();
     for (const action of after) action();
   }

@@ -11,11 +11,16 @@ import { lifecycleData } from '../protocol/events.js';
 import type { PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
 import type { AgentPicture, ClearAuthority, HookReport, PaneNotification, PaneUpdate, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { VERSION } from '../protocol/version.js';
-import { EventBatch, EventHub, type EventMeta } from './events.js';
-import type { SplitDirection } from './layout.js';
+import { EventBatch, EventHub, type EventMeta, type LoggedEvent } from './events.js';
+import type { LayoutNode, SplitDirection } from './layout.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
 import { PaneStreams } from './pane-streams.js';
-import { type PaneRecord, Registry, type WorkspaceRecord, paneStableId, workspaceStableId } from './registry.js';
+import { type RestorePlan, restorePlan } from './persistence/restore-plan.js';
+import type { SavedSession } from './persistence/session-file.js';
+import { Snapshotter } from './persistence/snapshotter.js';
+import type { SessionPaths } from './persistence/state-dir.js';
+import { removeLeaf, layoutOrder } from './layout.js';
+import { type PaneFacts, type PaneRecord, Registry, type WorkspaceRecord, paneStableId, workspaceStableId } from './registry.js';
 import type { ShardHandle, ShardListener, ShardSettings } from './shard-handle.js';
 import { ShardPool } from './shard-pool.js';
 import { directoryProblem, paneEnvironment, programProblem } from './spawn-spec.js';
@@ -28,8 +33,12 @@ export interface SessionOptions {
   rows: number;
   /** The program of a pane without `command`. */
   shell: string;
-  /** How shards are run and watched (stall deadline, heap limit, debug faults). */
+  /** How shards are run and watched (stall deadline, heap limit, debug faults, block files). */
   shards: ShardSettings;
+  /** Where the session is kept between runs (docs/persistence.md); undefined: nothing is kept. */
+  persistence: { paths: SessionPaths; restore: boolean; resumeAgents: boolean } | undefined;
+  /** Lines for the server's log (startup notes). */
+  log: (message: string) => void;
 }
 
 export interface SpawnRequest {
@@ -46,6 +55,10 @@ export class Session implements ShardListener {
   readonly watches = new Watches();
   /** Open `pane.stream`s, by pane. */
   readonly streams: PaneStreams;
+  /** Writes the session file as things change (undefined when nothing is kept). */
+  readonly snapshots: Snapshotter | undefined;
+  /** `server.restored`, when this server started from a snapshot: every `server.restored` subscriber gets it. */
+  restoredEvent: LoggedEvent | undefined;
   /** Open waits and subscriptions, counted by their handlers for `server.stats`. */
   readonly activity = { waits: 0, subscriptions: 0 };
   private readonly shards: ShardPool;
@@ -58,6 +71,71 @@ export class Session implements ShardListener {
   ) {
     this.shards = new ShardPool(options.workers, this, options.shards);
     this.streams = new PaneStreams(this.registry);
+    if (options.persistence) {
+      this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.shards.all }, options.persistence.paths);
+      this.events.listen(() => this.changed());
+    }
+  }
+
+  /** Something a snapshot keeps changed (the server calls this after every request that may change things). */
+  changed(): void {
+    this.snapshots?.changed();
+  }
+
+  /**
+   * Brings back a saved session (docs/persistence.md): each workspace on a
+   * shard as a new one would be, its panes with their stable uids, commands
+   * (or resume commands), directories, sizes and old rows, its layout, label
+   * and focus. A pane that cannot start is left out (and its leaf with it).
+   */
+  async restore(saved: SavedSession, options: { resumeAgents: boolean }): Promise<{ workspaces: number; panes: number }> {
+    this.registry.advanceUids(saved.nextWorkspaceUid, saved.nextPaneUid);
+    const context = { shell: this.options.shell, home: process.env.HOME ?? '/', resumeAgents: options.resumeAgents, savedAt: saved.savedAt };
+    let panes = 0;
+    for (const workspace of saved.workspaces) {
+      const shard = this.shards.pick((id) => this.panesOnShard(id));
+      if (!shard) break;
+      const started: Array<{ uid: number; facts: PaneFacts; plan: RestorePlan }> = [];
+      for (const pane of workspace.panes) {
+        const plan = restorePlan(pane, context);
+        const size = { cols: pane.cols, rows: pane.rows };
+        try {
+          const result = await shard.spawn({
+            paneUid: pane.uid,
+            workspaceUid: workspace.uid,
+            argv: plan.argv,
+            cwd: plan.cwd,
+            env: paneEnvironment(pane.env, this.envIds(workspace.uid, pane.uid)),
+            ...size,
+            restore: { history: pane.history ?? { blocks: [], firstRow: 0 }, screen: pane.screen ?? new Uint8Array(), marker: plan.marker },
+          });
+          started.push({ uid: pane.uid, facts: { ...result, ...size, launch: { command: plan.command, env: pane.env } }, plan });
+        } catch (error) {
+          console.error(`herdr: pane ${paneStableId(workspace.uid, pane.uid)} could not be restored: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      if (started.length === 0) continue;
+      let layout: LayoutNode | null = workspace.layout;
+      const kept = new Set(started.map((pane) => pane.uid));
+      for (const uid of layoutOrder(workspace.layout)) if (!kept.has(uid) && layout) layout = removeLeaf(layout, uid);
+      const order = layout ? layoutOrder(layout) : [];
+      const focused = kept.has(workspace.focusedPaneUid) ? workspace.focusedPaneUid : (order[0] ?? started[0]?.uid ?? workspace.focusedPaneUid);
+      const record = this.registry.restoreWorkspace(
+        { uid: workspace.uid, shardId: shard.id, label: workspace.label, layout: layout ?? { kind: 'leaf', paneUid: focused }, focusedPaneUid: focused },
+        started.map(({ uid, facts }) => ({ uid, facts })),
+      );
+      for (const { uid, plan } of started) {
+        const restored = this.registry.paneByUid(uid);
+        if (!restored) continue;
+        restored.restored = true;
+        restored.previousAgentSession = plan.previousAgentSession;
+        panes++;
+      }
+      if (workspace.uid === saved.activeWorkspaceUid) this.registry.focusWorkspace(record);
+    }
+    const counts = { workspaces: this.registry.workspaces.length, panes };
+    this.restoredEvent = this.events.publish({ event: 'server.restored', data: counts });
+    return counts;
   }
 
   newBatch(): EventBatch {
@@ -85,7 +163,8 @@ export class Session implements ShardListener {
       ...size,
     });
     const focusBefore = this.registry.focusKey();
-    const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, { ...started, ...size }, request);
+    const launch = { command: request.command, env: request.env };
+    const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, { ...started, ...size, launch }, request);
     batch.add('workspace_created', { workspace: this.registry.workspaceInfo(workspace) }, { workspaceStableId: workspaceStableId(workspace.uid) });
     const focusChanged = this.registry.focusKey() !== focusBefore;
     if (focusChanged) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, { workspaceStableId: workspaceStableId(workspace.uid) });
@@ -123,7 +202,8 @@ export class Session implements ShardListener {
       throw new ProtocolError('pane_not_found', `pane ${this.registry.paneIds(target).pane_id} closed during the split`);
     }
     const focusBefore = this.registry.focusKey();
-    const pane = this.registry.addSplitPane(target, paneUid, request.direction, { ...started, ...size }, request.focus);
+    const launch = { command: request.command, env: request.env };
+    const pane = this.registry.addSplitPane(target, paneUid, request.direction, { ...started, ...size, launch }, request.focus);
     batch.add('pane_created', { pane: this.registry.paneInfo(pane) }, this.paneMeta(pane));
     this.addFocusEvents(focusBefore, batch);
     return pane;
@@ -224,6 +304,7 @@ export class Session implements ShardListener {
     );
     const memory = process.memoryUsage();
     const last = this.shards.lastDeath;
+    const snapshot = this.snapshots?.last;
     return {
       version: VERSION,
       uptime_ms: Date.now() - this.startedAt,
@@ -244,11 +325,13 @@ export class Session implements ShardListener {
       shard_deaths: this.shards.deaths,
       shard_restarts_pending: this.shards.restartsPending,
       ...(last ? { last_shard_death: { shard_id: last.shardId, reason: last.reason, ms_ago: Date.now() - last.at } } : {}),
+      ...(snapshot ? { last_snapshot: { bytes: snapshot.bytes, write_ms: Math.round(snapshot.ms * 10) / 10, ms_ago: Date.now() - snapshot.at } } : {}),
     };
   }
 
-  /** Ends every pane's processes and every shard. */
+  /** Writes the last snapshot, then ends every pane's processes and every shard. */
   async stop(): Promise<void> {
+    await this.snapshots?.flush();
     this.stopping = true;
     await this.shards.stop();
   }
@@ -259,7 +342,12 @@ export class Session implements ShardListener {
     for (const update of updates) {
       const pane = this.registry.paneByUid(update.paneUid);
       if (!pane) continue;
-      if (update.revision !== undefined) pane.revision = Math.max(pane.revision, update.revision);
+      if (update.revision !== undefined) {
+        pane.revision = Math.max(pane.revision, update.revision);
+        // Its first new output: the pane is no longer just what was restored.
+        if (update.revision > 0) pane.restored = false;
+        this.changed();
+      }
       if (update.cwd !== undefined) pane.cwd = update.cwd;
       if (update.cwdLabel !== undefined) pane.cwdLabel = update.cwdLabel;
       if (update.title !== undefined) pane.title = update.title;

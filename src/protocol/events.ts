@@ -30,6 +30,7 @@ export const STREAM_EVENT_DATA = {
     title: z.string().optional(),
     body: z.string().optional(),
   }),
+  'server.restored': z.object({ workspaces: z.number().int().min(0), panes: z.number().int().min(0) }),
 } as const;
 
 export type StreamEvents = { [E in keyof typeof STREAM_EVENT_DATA]: z.output<(typeof STREAM_EVENT_DATA)[E]> };
@@ -61,6 +62,7 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   streamLine('pane.agent_state_changed', STREAM_EVENT_DATA['pane.agent_state_changed']),
   streamLine('pane.command_finished', STREAM_EVENT_DATA['pane.command_finished']),
   streamLine('pane.notification', STREAM_EVENT_DATA['pane.notification']),
+  streamLine('server.restored', STREAM_EVENT_DATA['server.restored']),
   z.object({ event: z.literal(OVERFLOW_EVENT), data: overflowData, seq }),
 ]);
 

@@ -81,6 +81,7 @@ export const subscriptionSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('pane.command_finished'), ...anyPane }),
   z.object({ type: z.literal('pane.notification'), ...anyPane }),
+  z.object({ type: z.literal('server.restored') }),
 ]);
 export type Subscription = z.output<typeof subscriptionSchema>;
 

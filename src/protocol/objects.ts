@@ -39,6 +39,11 @@ export const paneInfoSchema = z.object({
   agent_message: z.string().optional().describe('EXT: the reason a hook or status report gave (a blocked agent\'s question)'),
   agent_session: agentSessionSchema.optional().describe('EXT: the agent\'s own session, as its hook reported it'),
   last_exit_code: z.number().int().optional().describe('EXT: exit code of the last command the shell reported (OSC 133 D)'),
+  restored: z.literal(true).optional().describe('EXT: brought back from a snapshot after a restart, and nothing new printed since'),
+  previous_agent_session: agentSessionSchema
+    .extend({ agent: z.string() })
+    .optional()
+    .describe('EXT: a restored pane\'s agent session it was not resumed into (without --resume-agents)'),
   revision: count,
   stable_id: z.string(),
   cols: z.number().int().min(1),
@@ -92,5 +97,9 @@ export const serverStatsSchema = z.object({
     .object({ shard_id: count, reason: z.string(), ms_ago: count })
     .optional()
     .describe('the most recent shard death, if any'),
+  last_snapshot: z
+    .object({ bytes: count, write_ms: z.number().min(0), ms_ago: count })
+    .optional()
+    .describe('EXT: the last session snapshot written (docs/persistence.md): its size, how long the round took, how long ago'),
 });
 export type ServerStats = z.output<typeof serverStatsSchema>;

@@ -11,6 +11,8 @@ import type { AgentSession, AgentSource, AgentState, NotificationKind, ReadSourc
 
 export interface ShardInit {
   shardId: number;
+  /** Where this shard appends its panes' history blocks (docs/persistence.md); undefined: nothing is kept. */
+  blocksDir: string | undefined;
   /** The user's home, for the `~` label. */
   home: string;
   /** Whether the `fault` request may be obeyed (HERDR_DEBUG_FAULTS=1, tests only). */
@@ -35,6 +37,41 @@ export interface SpawnParams {
   env: Record<string, string>;
   cols: number;
   rows: number;
+  /** The pane comes back from a snapshot: its old history and last screen first, then a marker row. */
+  restore?: PaneRestore;
+}
+
+/** Where a full history block sits in a shard's block file. */
+export interface BlockRef {
+  file: string;
+  offset: number;
+  length: number;
+}
+
+/** A pane's history as a snapshot keeps it: full blocks on disk, the unfinished last one inline. */
+export interface HistoryState {
+  blocks: BlockRef[];
+  /** Rows at the start of the first block that the capacity already dropped. */
+  firstRow: number;
+  /** The last block, packed (block-codec.ts); absent when the history is empty. */
+  tail?: Uint8Array;
+}
+
+/** What a snapshot keeps of a pane's terminal (shard side). */
+export interface PaneTerminalState {
+  paneUid: number;
+  history: HistoryState;
+  /** The rows on the screen, packed like a block. */
+  screen: Uint8Array;
+  /** The live directory of the pane's process, when known. */
+  cwd: string | undefined;
+}
+
+export interface PaneRestore {
+  history: HistoryState;
+  screen: Uint8Array;
+  /** The row written between the old rows and the new process's output. */
+  marker: string;
 }
 
 /** What main learns about a pane when it starts. */
@@ -137,6 +174,13 @@ export interface ShardRequests {
   streamClose: { params: { paneUid: number }; result: null };
   /** The screen now, for a stream that fell behind (its output kept flowing). */
   snapshot: { params: { paneUid: number }; result: PaneSnapshot };
+  /**
+   * The terminal state of every pane that changed since the last `persist`
+   * (every pane with `all`): new full history blocks are appended to the
+   * shard's block file and synced first. `blockFile` is the file it appends
+   * to now; files no snapshot names any more may be deleted.
+   */
+  persist: { params: { all: boolean }; result: { panes: PaneTerminalState[]; blockFile: string | undefined } };
   /** Answered at once: the shard's event loop is running (main's stall detection). */
   heartbeat: { params: Record<string, never>; result: null };
   /** Only when `ShardInit.debugFaults`: makes the shard fail (answered before it does). */

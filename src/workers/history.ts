@@ -10,6 +10,9 @@
  * allocates nothing in its steady state.
  */
 
+import type { BlockRef, HistoryState } from '../protocol/thread.js';
+import { type PackedRows, packRows } from './persistence/block-codec.js';
+
 const BLOCK_BYTES = 32 * 1024;
 /** A block ends at this many rows even when its bytes are not used up (empty rows cost no bytes). */
 const BLOCK_ROWS = 1024;
@@ -23,9 +26,33 @@ class Block {
   /** Per row: the end of its plain text, and the end of its SGR form (equal when it has none). */
   readonly ends = new Uint32Array(BLOCK_ROWS * 2);
   readonly wrapped = new Uint8Array(BLOCK_ROWS);
+  /** Where this block was written for a snapshot; cleared when its rows change. */
+  ref: BlockRef | undefined;
 
   constructor(size: number) {
     this.bytes = Buffer.allocUnsafeSlow(size);
+  }
+
+  /** A block holding packed rows (a snapshot's), with the ref it was read from. */
+  static fromPacked(packed: PackedRows, ref: BlockRef | undefined): Block {
+    const used = packed.rows === 0 ? 0 : (packed.ends[packed.rows * 2 - 1] ?? 0);
+    const block = new Block(Math.max(BLOCK_BYTES, used));
+    block.bytes.set(packed.bytes.subarray(0, used));
+    block.ends.set(packed.ends.subarray(0, packed.rows * 2));
+    block.wrapped.set(packed.wrapped.subarray(0, packed.rows));
+    block.rows = packed.rows;
+    block.used = used;
+    block.ref = ref;
+    return block;
+  }
+
+  packed(): Buffer {
+    return packRows({
+      rows: this.rows,
+      bytes: this.bytes.subarray(0, this.used),
+      ends: this.ends.subarray(0, this.rows * 2),
+      wrapped: this.wrapped.subarray(0, this.rows),
+    });
   }
 
   start(row: number): number {
@@ -67,6 +94,7 @@ class Block {
   reset(): void {
     this.used = 0;
     this.rows = 0;
+    this.ref = undefined;
     if (this.bytes.length > BLOCK_BYTES) this.bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   }
 }
@@ -139,12 +167,58 @@ export class History {
       if (!last) break;
       last.rows--;
       last.used = last.start(last.rows);
+      last.ref = undefined;
       this.rowCount--;
       if (last.rows === (this.blocks.length === 1 ? this.firstRow : 0)) {
         this.blocks.pop();
         retire(last);
         if (this.blocks.length === 0) this.firstRow = 0;
       }
+    }
+  }
+
+  /**
+   * What a snapshot keeps: every block but the last stored by `store` (once;
+   * again only with `rewrite`, when the shard moves to a fresh block file), the
+   * last one packed inline, and how many rows of the first are dropped.
+   */
+  state(store: (packed: Buffer) => BlockRef, rewrite: boolean): HistoryState {
+    const blocks: BlockRef[] = [];
+    for (let i = 0; i < this.blocks.length - 1; i++) {
+      const block = this.blocks[i] as Block;
+      if (!block.ref || rewrite) block.ref = store(block.packed());
+      blocks.push(block.ref);
+    }
+    const last = this.blocks[this.blocks.length - 1];
+    return last ? { blocks, firstRow: this.firstRow, tail: last.packed() } : { blocks, firstRow: 0 };
+  }
+
+  /** Bytes of this history's blocks in the shard's block files (what rolling must keep). */
+  get storedBytes(): number {
+    let bytes = 0;
+    for (const block of this.blocks) bytes += block.ref?.length ?? 0;
+    return bytes;
+  }
+
+  /** Takes a snapshot's rows (full blocks with the refs they were read from, then the last); before anything else is pushed. */
+  load(blocks: Array<{ packed: PackedRows; ref: BlockRef }>, firstRow: number, tail: PackedRows | undefined): void {
+    this.clear();
+    for (const { packed, ref } of blocks) if (packed.rows > 0) this.blocks.push(Block.fromPacked(packed, ref));
+    if (tail && tail.rows > 0) this.blocks.push(Block.fromPacked(tail, undefined));
+    const first = this.blocks[0];
+    this.firstRow = first ? Math.min(firstRow, first.rows - 1) : 0;
+    this.rowCount = this.blocks.reduce((sum, block) => sum + block.rows, 0) - this.firstRow;
+    while (this.rowCount > this.capacity) this.dropOldest();
+  }
+
+  /** Appends packed rows one by one (a restored screen). */
+  pushRows(rows: PackedRows): void {
+    for (let row = 0; row < rows.rows; row++) {
+      const start = row === 0 ? 0 : (rows.ends[row * 2 - 1] ?? 0);
+      const plainEnd = rows.ends[row * 2] ?? start;
+      const styledEnd = rows.ends[row * 2 + 1] ?? plainEnd;
+      const styled = styledEnd > plainEnd ? rows.bytes.subarray(plainEnd, styledEnd) : undefined;
+      this.push(rows.bytes.subarray(start, plainEnd), styled, rows.wrapped[row] === 1);
     }
   }
 

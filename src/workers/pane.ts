@@ -7,7 +7,7 @@ import * as pty from 'node-pty';
 import type { IBufferCell } from '@xterm/headless';
 import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
-import type { InputParams, PaneNotification, PaneSnapshot, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
+import type { BlockRef, InputParams, PaneNotification, PaneSnapshot, PaneTerminalState, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { KILL_GRACE_MS, hangUpPanes, killPanes } from '../os/pane-processes.js';
 import { type Emulator, createEmulator } from './emulator.js';
 import { History } from './history.js';
@@ -18,6 +18,8 @@ import { PtyInput } from './pty-input.js';
 import { readTailAtEnd } from './pty-tail.js';
 import { ScrollbackCapture } from './scrollback-capture.js';
 import { serializeScreen } from './screen-snapshot.js';
+import type { RestoredRows } from './persistence/restore-rows.js';
+import { packScreen } from './persistence/screen-rows.js';
 import type { ProgramStatus } from './signals/program-status.js';
 import { TerminalSignals } from './signals/terminal-signals.js';
 import { MAX_REPEAT_ROWS } from './write-sizing.js';
@@ -61,6 +63,8 @@ export class Pane {
   private streams = 0;
   /** The last stream item's number (snapshots say which items they include). */
   private streamSeq = 0;
+  /** `revision` when the last session snapshot took this pane (-1: never): an unchanged pane is not taken again. */
+  persistedRevision = -1;
 
   private readonly pty: pty.IPty;
   /** Every byte to the program goes through here, never node-pty's own write (pty-input.ts). */
@@ -73,12 +77,18 @@ export class Pane {
   private readonly cell: IBufferCell;
   private readonly signals: TerminalSignals;
 
-  constructor(spec: SpawnParams, private readonly events: PaneEvents) {
+  constructor(spec: SpawnParams, private readonly events: PaneEvents, restored?: RestoredRows) {
     this.uid = spec.paneUid;
     this.workspaceUid = spec.workspaceUid;
     const { term, writeSync } = createEmulator(spec.cols, spec.rows);
     this.term = term;
     this.cell = term.buffer.normal.getNullCell();
+    if (restored) {
+      // The old history, the old screen, then the marker: the new process's output comes below them.
+      this.history.load(restored.blocks, restored.firstRow, restored.tail);
+      if (restored.screen) this.history.pushRows(restored.screen);
+      this.history.push(Buffer.from(restored.marker, 'utf8'), undefined, false);
+    }
     this.capture = new ScrollbackCapture(term, this.history, this.cell);
     this.parser = new OutputParser(term, writeSync, this.history, this.capture);
     const [file, ...args] = spec.argv;
@@ -151,6 +161,18 @@ export class Pane {
 
   closeStream(): void {
     this.streams = Math.max(0, this.streams - 1);
+  }
+
+  /** What a session snapshot keeps of the terminal (everything read so far included); full history blocks go to `store`. */
+  terminalState(store: (packed: Buffer) => BlockRef, rewrite: boolean): Omit<PaneTerminalState, 'cwd'> {
+    this.catchUp();
+    this.persistedRevision = this.revision;
+    return { paneUid: this.uid, history: this.history.state(store, rewrite), screen: packScreen(this.term, this.cell) };
+  }
+
+  /** Bytes of this pane's history in block files. */
+  get storedBytes(): number {
+    return this.history.storedBytes;
   }
 
   /** Text, then keys, in one PTY write (keys in the form the program asked for). */

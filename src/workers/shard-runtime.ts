@@ -20,6 +20,8 @@ import { type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane, type PaneEvents } from './pane.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
 import { hangUpPanes } from '../os/pane-processes.js';
+import { BlockFile } from './persistence/block-file.js';
+import { readRestoredRows } from './persistence/restore-rows.js';
 
 interface PaneEntry {
   pane: Pane;
@@ -46,6 +48,8 @@ export class ShardRuntime {
   /** Bytes parsed by panes that are gone, so the shard's total never goes down. */
   private retiredBytes = 0;
   private readonly processTick: NodeJS.Timeout;
+  /** This shard's history blocks on disk (undefined when the server keeps no state). */
+  private readonly blockFile: BlockFile | undefined;
 
   constructor(
     private readonly init: ShardInit,
@@ -62,6 +66,8 @@ export class ShardRuntime {
       for (const { pane, agent } of this.panes.values()) if (!pane.ended) agent.tick(now);
     }, PROCESS_TICK_MS);
     this.processTick.unref();
+    // Named for this shard and this process, so no two shards (or servers) ever append to one file.
+    this.blockFile = init.blocksDir === undefined ? undefined : new BlockFile(init.blocksDir, `shard${init.shardId}-${process.pid}-${Date.now()}`);
   }
 
   /** Answers one request from the main thread. */
@@ -148,7 +154,8 @@ export class ShardRuntime {
       const source = params.inheritCwdFromPaneUid === undefined ? undefined : this.panes.get(params.inheritCwdFromPaneUid);
       const inherited = source ? processCwd(source.pane.pid) : undefined;
       if (inherited !== undefined) params = { ...params, cwd: inherited };
-      const pane = new Pane(params, this.paneEvents);
+      const restored = params.restore ? readRestoredRows(params.restore, this.init.blocksDir) : undefined;
+      const pane = new Pane(params, this.paneEvents, restored);
       // Not /proc yet: the forked child may not have entered its directory.
       const cwd = realDirectory(params.cwd);
       const agent = new AgentWatch(
@@ -223,6 +230,19 @@ export class ShardRuntime {
       return null;
     },
     snapshot: (params) => this.paneOf(params.paneUid).snapshot(),
+    persist: ({ all }) => {
+      const blockFile = this.blockFile;
+      if (!blockFile) return { panes: [], blockFile: undefined };
+      const live = [...this.panes.values()].filter(({ pane }) => !pane.ended);
+      // A file mostly holding dropped blocks is left behind: every pane's live blocks go to a fresh one.
+      const rewrite = blockFile.shouldRoll(live.reduce((sum, { pane }) => sum + pane.storedBytes, 0));
+      if (rewrite) blockFile.roll();
+      const panes = live
+        .filter(({ pane }) => all || rewrite || pane.persistedRevision !== pane.revision)
+        .map(({ pane }) => ({ ...pane.terminalState((packed) => blockFile.append(packed), rewrite), cwd: processCwd(pane.pid) }));
+      blockFile.sync();
+      return { panes, blockFile: blockFile.current };
+    },
     heartbeat: () => null,
     fault: (params) => {
       if (!this.init.debugFaults) throw new ProtocolError('invalid_request', 'faults are only for servers started with HERDR_DEBUG_FAULTS=1');

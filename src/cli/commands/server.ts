@@ -1,5 +1,6 @@
 /** `herdr server` (run in the foreground) and `herdr server stop`. */
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { HerdrServer } from '../../main/server.js';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
@@ -15,6 +16,10 @@ interface ServerFlags extends SocketOption {
   logLevel: string;
   shardTimeout: number;
   shardHeapMb: number;
+  stateDir?: string;
+  state: boolean;
+  restore: boolean;
+  resumeAgents?: boolean;
 }
 
 export function addServerCommands(program: Command): void {
@@ -30,6 +35,10 @@ export function addServerCommands(program: Command): void {
     .option('--log-level <level>', 'quiet | info', 'info')
     .option('--shard-timeout <ms>', 'a shard silent this long (heartbeat included) is restarted, its panes reported exited; also the deadline of a request to a shard', positiveInt, 10_000)
     .option('--shard-heap-mb <n>', "a shard's JavaScript heap limit: past it that shard alone dies and is replaced", positiveInt, 2048)
+    .option('--state-dir <path>', 'where the session is kept across restarts (default: $XDG_STATE_HOME/herdr, else ~/.local/state/herdr)')
+    .option('--no-restore', 'start empty; the previous session is moved aside, not restored')
+    .option('--resume-agents', 'restore panes whose agent reported a session by running its resume command (claude --resume <id>, …)')
+    .option('--no-state', 'keep no session on disk at all')
     .action(async (flags: ServerFlags) => runServer(flags));
 
   server
@@ -41,10 +50,11 @@ export function addServerCommands(program: Command): void {
 
 async function runServer(flags: ServerFlags): Promise<void> {
   // Loaded here, not at the top: every other command starts without the server's modules (~100 ms of CPU).
-  const [{ HerdrServer }, { StartupError }, { DEBUG_FAULTS_ENV }] = await Promise.all([
+  const [{ HerdrServer }, { StartupError }, { DEBUG_FAULTS_ENV }, { defaultStateDir, sessionPaths }] = await Promise.all([
     import('../../main/server.js'),
     import('../../main/socket-file.js'),
     import('../../main/handlers/debug.js'),
+    import('../../main/persistence/state-dir.js'),
   ]);
   const socketPath = flags.socket ?? resolveSocketPath();
   const log = (message: string) => {
@@ -52,16 +62,20 @@ async function runServer(flags: ServerFlags): Promise<void> {
   };
   let server: HerdrServer;
   try {
+    const paths = flags.state ? sessionPaths(resolve(flags.stateDir ?? defaultStateDir()), socketPath) : undefined;
     server = await HerdrServer.start({
       socketPath,
       workers: flags.workers ?? Math.max(1, availableParallelism()),
       cols: flags.cols,
       rows: flags.rows,
       shell: flags.shell ?? process.env.SHELL ?? '/bin/sh',
-      shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1' },
+      shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1', blocksDir: paths?.blocks },
+      persistence: paths ? { paths, restore: flags.restore, resumeAgents: flags.resumeAgents ?? false } : undefined,
+      log,
     });
   } catch (error) {
-    if (error instanceof StartupError) fail(error.message);
+    // A socket path that is not ours, a state directory that cannot be made: one line, exit 1.
+    if (error instanceof StartupError || (error as NodeJS.ErrnoException).code !== undefined) fail((error as Error).message);
     throw error;
   }
   // A bug on the main thread is logged; the other agents' panes must not end with it.

@@ -85,7 +85,12 @@ export function registerEventHandlers(router: Router, session: Session): void {
       const lifecycle = new Set<string>(
         subscriptions.flatMap((sub) => (isLifecycleKind(sub.type) ? [sub.type.replace('.', '_')] : [])),
       );
-      const filters: Filter[] = [(event) => lifecycle.has(event.line.event), ...states.map(stateFilter), ...paneEvents];
+      const restored = subscriptions.some((sub) => sub.type === 'server.restored');
+      const filters: Filter[] = [
+        (event) => lifecycle.has(event.line.event) || (restored && event.line.event === 'server.restored'),
+        ...states.map(stateFilter),
+        ...paneEvents,
+      ];
       const wanted = (event: LoggedEvent) => filters.some((filter) => filter(event));
 
       let replay: LoggedEvent[] = [];
@@ -97,6 +102,9 @@ export function registerEventHandlers(router: Router, session: Session): void {
 
       const stream = new EventStream(connection);
       for (const event of replay) stream.send(event.line);
+      // A server that started from a snapshot tells every subscriber who asks, once, right after the ack.
+      const restoredEvent = session.restoredEvent;
+      if (restored && restoredEvent && !replay.includes(restoredEvent)) stream.send(restoredEvent.line);
       for (const watch of states) {
         if (!watch.initial) continue;
         const panes = watch.pane ? [watch.pane] : registry.workspaces.flatMap((w) => registry.panesInLayoutOrder(w));

@@ -1,0 +1,140 @@
+/**
+ * The session file: msgpackr-encoded, versioned, validated on the way in,
+ * written atomically (a temporary file, fsync, rename, fsync of the
+ * directory), so a server killed at any moment leaves the last complete one.
+ * A file that cannot be read (truncated, corrupt, from a newer herdr) is moved
+ * aside as `<name>.bad-<time>`, never deleted and never fatal.
+ */
+import { existsSync, renameSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Packr } from 'msgpackr';
+import { z } from 'zod';
+import type { LayoutNode } from '../layout.js';
+
+/** Bumped when a field changes meaning; a newer file is set aside, not misread. */
+export const SESSION_VERSION = 1;
+const FORMAT = 'herdr-session';
+
+const packr = new Packr({ useRecords: false });
+
+const uid = z.number().int().min(1);
+const count = z.number().int().min(0);
+const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
+
+const layoutSchema: z.ZodType<LayoutNode> = z.lazy(() =>
+  z.union([
+    z.object({ kind: z.literal('leaf'), paneUid: uid }),
+    z.object({ kind: z.literal('split'), direction: z.enum(['right', 'down']), ratio: z.number(), first: layoutSchema, second: layoutSchema }),
+  ]),
+);
+
+const blockRefSchema = z.object({ file: z.string(), offset: count, length: count });
+
+const savedPaneSchema = z.object({
+  uid,
+  /** The argv it was started with (absent: the server's shell). */
+  command: z.array(z.string()).min(1).optional(),
+  /** The client's environment additions. */
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  cols: z.number().int().min(1).max(1000),
+  rows: z.number().int().min(1).max(1000),
+  agent: z.string().optional(),
+  agentSession: z.object({ id: z.string().optional(), path: z.string().optional() }).optional(),
+  history: z.object({ blocks: z.array(blockRefSchema), firstRow: count, tail: bytes.optional() }).optional(),
+  screen: bytes.optional(),
+});
+export type SavedPane = z.output<typeof savedPaneSchema>;
+
+const savedWorkspaceSchema = z.object({
+  uid,
+  label: z.string().optional(),
+  focusedPaneUid: uid,
+  layout: layoutSchema,
+  /** In creation order (compact pane numbers). */
+  panes: z.array(savedPaneSchema).min(1),
+});
+export type SavedWorkspace = z.output<typeof savedWorkspaceSchema>;
+
+const sessionSchema = z.object({
+  format: z.literal(FORMAT),
+  version: z.literal(SESSION_VERSION),
+  savedAt: z.number(),
+  activeWorkspaceUid: uid.optional(),
+  nextWorkspaceUid: uid,
+  nextPaneUid: uid,
+  workspaces: z.array(savedWorkspaceSchema),
+});
+export type SavedSession = z.output<typeof sessionSchema>;
+
+export type SessionRead =
+  | { kind: 'none' }
+  | { kind: 'ok'; session: SavedSession }
+  | { kind: 'bad'; reason: string };
+
+/** Drops undefined fields (msgpack has no "absent"), so the file holds only what is there. */
+function defined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(defined);
+  if (value && typeof value === 'object' && !(value instanceof Uint8Array)) {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, defined(v)]));
+  }
+  return value;
+}
+
+export function encodeSession(session: Omit<SavedSession, 'format' | 'version'>): Buffer {
+  return packr.pack(defined({ format: FORMAT, version: SESSION_VERSION, ...session }));
+}
+
+export function decodeSession(data: Uint8Array): SessionRead {
+  let value: unknown;
+  try {
+    value = packr.unpack(data);
+  } catch (error) {
+    return { kind: 'bad', reason: `it cannot be decoded (${error instanceof Error ? error.message : String(error)}): truncated or corrupt` };
+  }
+  const version = (value as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > SESSION_VERSION) {
+    return { kind: 'bad', reason: `it was written by a newer herdr (session version ${version}; this one reads ${SESSION_VERSION})` };
+  }
+  const parsed = sessionSchema.safeParse(value);
+  if (!parsed.success) return { kind: 'bad', reason: `it is not a herdr session (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})` };
+  return { kind: 'ok', session: parsed.data };
+}
+
+export async function readSessionFile(path: string): Promise<SessionRead> {
+  if (!existsSync(path)) return { kind: 'none' };
+  const handle = await open(path, 'r');
+  try {
+    return decodeSession(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `data` to `path` so that `path` always holds a whole file, the old one or the new one. */
+export async function writeFileAtomically(path: string, data: Uint8Array): Promise<void> {
+  const temporary = `${path}.tmp-${process.pid}`;
+  const handle = await open(temporary, 'w', 0o600);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, path);
+  const directory = await open(dirname(path), 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
+/** Moves a file out of the way under a name that says why and when; answers the new name. */
+export function setAside(path: string, why: 'bad' | 'aside'): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const moved = `${path}.${why}-${stamp}`;
+  renameSync(path, moved);
+  return moved;
+}

@@ -1,0 +1,141 @@
+/**
+ * Keeps the session file current (docs/persistence.md): a round starts about
+ * a second after the first change and another follows if changes came in
+ * meanwhile, so the file is never more than about two seconds behind, even
+ * while panes print without pause. A round asks each shard for the panes that
+ * changed (they append new full history blocks to their block files and sync
+ * them first), then writes the whole session file atomically: workspaces,
+ * panes, last screens and the unfinished history blocks, never whole
+ * histories. Block files no snapshot names any more are deleted after.
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PaneTerminalState } from '../../protocol/thread.js';
+import type { Registry } from '../registry.js';
+import type { ShardHandle } from '../shard-handle.js';
+import { type SavedSession, encodeSession, writeFileAtomically } from './session-file.js';
+import type { SessionPaths } from './state-dir.js';
+
+export const SNAPSHOT_DEBOUNCE_MS = 1000;
+
+export interface SnapshotFigures {
+  bytes: number;
+  /** From asking the shards to the file renamed into place. */
+  ms: number;
+  at: number;
+}
+
+export interface SnapshotSource {
+  registry: Registry;
+  shards(): readonly ShardHandle[];
+}
+
+export class Snapshotter {
+  /** The last terminal state each pane's shard reported. */
+  private readonly terminals = new Map<number, PaneTerminalState>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private pending = false;
+  private stopped = false;
+  last: SnapshotFigures | undefined;
+  failures = 0;
+
+  constructor(
+    private readonly source: SnapshotSource,
+    private readonly paths: SessionPaths,
+  ) {}
+
+  /** Something changed: a round within about a second. */
+  changed(): void {
+    this.pending = true;
+    if (this.timer || this.running || this.stopped) return;
+    this.timer = setTimeout(() => void this.round(), SNAPSHOT_DEBOUNCE_MS);
+    this.timer.unref();
+  }
+
+  /** The last round, now, with everything up to here (at shutdown, before the panes are ended); no rounds after. */
+  async flush(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+    this.pending = true;
+    await this.round(true);
+  }
+
+  private round(final = false): Promise<void> {
+    this.timer = undefined;
+    if (!this.pending) return Promise.resolve();
+    this.pending = false;
+    const running = this.write()
+      .catch((error: unknown) => {
+        this.failures++;
+        console.error(`herdr: the session snapshot was not written: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.pending && !final) this.changed();
+      });
+    this.running = running;
+    return running;
+  }
+
+  private async write(): Promise<void> {
+    const started = performance.now();
+    const { registry } = this.source;
+    const replies = await Promise.all(
+      this.source.shards().map((shard) => shard.request('persist', { all: false }).catch(() => ({ panes: [], blockFile: undefined }))),
+    );
+    for (const reply of replies) for (const pane of reply.panes) this.terminals.set(pane.paneUid, pane);
+    for (const uid of this.terminals.keys()) if (!registry.paneByUid(uid)) this.terminals.delete(uid);
+    const session = this.session();
+    const data = encodeSession(session);
+    await writeFileAtomically(this.paths.session, data);
+    this.removeUnnamedBlockFiles(session, replies.map((reply) => reply.blockFile));
+    this.last = { bytes: data.length, ms: performance.now() - started, at: Date.now() };
+  }
+
+  private session(): Omit<SavedSession, 'format' | 'version'> {
+    const { registry } = this.source;
+    const next = registry.nextUids;
+    return {
+      savedAt: Date.now(),
+      activeWorkspaceUid: registry.activeWorkspace?.uid,
+      nextWorkspaceUid: next.workspace,
+      nextPaneUid: next.pane,
+      workspaces: registry.workspaces.map((workspace) => ({
+        uid: workspace.uid,
+        label: workspace.customLabel,
+        focusedPaneUid: workspace.focusedPaneUid,
+        layout: workspace.layout,
+        panes: workspace.panes.map((pane) => {
+          const terminal = this.terminals.get(pane.uid);
+          const previous = pane.previousAgentSession;
+          return {
+            uid: pane.uid,
+            command: pane.launch.command,
+            env: pane.launch.env,
+            cwd: terminal?.cwd ?? pane.cwd,
+            cols: pane.cols,
+            rows: pane.rows,
+            agent: pane.agent ?? previous?.agent,
+            agentSession: pane.agentSession ?? (previous ? { id: previous.id, path: previous.path } : undefined),
+            history: terminal?.history,
+            screen: terminal?.screen,
+          };
+        }),
+      })),
+    };
+  }
+
+  /** Block files neither named by the session just written nor being appended to by a shard. */
+  private removeUnnamedBlockFiles(session: Omit<SavedSession, 'format' | 'version'>, active: Array<string | undefined>): void {
+    const keep = new Set(active.filter((file): file is string => file !== undefined));
+    for (const workspace of session.workspaces) {
+      for (const pane of workspace.panes) for (const block of pane.history?.blocks ?? []) keep.add(block.file);
+    }
+    for (const file of readdirSync(this.paths.blocks)) {
+      if (!keep.has(file)) rmSync(join(this.paths.blocks, file), { force: true });
+    }
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * Sessions survive a restart (docs/persistence.md), each case a real server
+ * restarted over the same state directory: the layout, labels, focus, stable
+ * ids, directories, commands and history come back; `kill -9` in the middle
+ * of writes leaves a session that restores; a corrupt, truncated or
+ * future-version file is moved aside and the server starts empty;
+ * --no-restore; --resume-agents and previous_agent_session; two sockets keep
+ * two sessions; a directory that is gone falls back to $HOME.
+ */
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { Packr } from 'msgpackr';
+import { sessionPaths } from '../src/main/persistence/state-dir.js';
+import { EventClient } from './helpers/events.js';
+import { type StartOptions, type TestServer, eventually, promptShown, readUntil, sleep, startServer, tempDir } from './helpers/server.js';
+
+const MARKER = /^── restored from \d{4}-\d\d-\d\d \d\d:\d\d:\d\d.*──$/m;
+
+/** A server on a socket and state directory that outlive it, started again at will. */
+class Restartable {
+  readonly root = tempDir('herdr-persist-');
+  readonly stateDir = join(this.root, 'state');
+  readonly socketPath = join(this.root, 'herdr.sock');
+  server: TestServer | undefined;
+
+  async start(options: StartOptions = {}): Promise<TestServer> {
+    this.server = await startServer({ stateDir: this.stateDir, socketPath: this.socketPath, ...options });
+    return this.server;
+  }
+
+  /** Waits for a snapshot written after now. */
+  async snapshotted(): Promise<void> {
+    const server = this.need();
+    const since = Date.now();
+    await eventually(async () => {
+      const { last_snapshot: last } = await server.call('server.stats', {});
+      return last !== undefined && Date.now() - last.ms_ago > since;
+    }, 'a snapshot', 10_000);
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop();
+    this.server = undefined;
+  }
+
+  kill9(): Promise<unknown> {
+    const server = this.need();
+    server.child.kill('SIGKILL');
+    return server.waitExit();
+  }
+
+  get sessionFile(): string {
+    return sessionPaths(this.stateDir, this.socketPath).session;
+  }
+
+  dispose(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  private need(): TestServer {
+    if (!this.server) throw new Error('not started');
+    return this.server;
+  }
+}
+
+async function fleet(server: TestServer) {
+  const { workspaces } = await server.call('workspace.list', {});
+  const { panes } = await server.call('pane.list', {});
+  return {
+    workspaces: workspaces.map((w) => ({ id: w.workspace_id, stable: w.stable_id, label: w.label, focused: w.focused, panes: w.pane_count })),
+    panes: panes.map((p) => ({ id: p.pane_id, stable: p.stable_id, cwd: p.cwd, focused: p.focused, cols: p.cols, rows: p.rows })),
+  };
+}
+
+describe('session snapshot and restore', () => {
+  it('brings back workspaces, splits, labels, focus, stable ids, directories, commands and history', async () => {
+    const run = new Restartable();
+    const dirA = join(run.root, 'project-a');
+    const dirB = join(run.root, 'project-b');
+    mkdirSync(dirA);
+    mkdirSync(dirB);
+    try {
+      const server = await run.start();
+      await server.call('workspace.create', { cwd: dirA, label: 'alpha' });
+      await promptShown(server, '1-1');
+      await server.call('pane.send_input', { pane_id: '1-1', text: 'for i in $(seq 1 2500); do echo old-line-$i; done' });
+      await readUntil(server, '1-1', (text) => /^old-line-2500$/m.test(text));
+      await server.call('pane.split', { target_pane_id: '1-1', direction: 'right', command: ['/bin/sh', '-c', 'echo "command says $GREETING"; exec sleep 1000'], env: { GREETING: 'hello' }, cols: 60, rows: 20 });
+      await server.call('pane.split', { target_pane_id: '1-1', direction: 'down', cwd: dirB });
+      await server.call('workspace.create', { cwd: dirB, label: 'beta', focus: true });
+      await server.call('workspace.create', { cwd: dirA });
+      await server.call('workspace.focus', { workspace_id: '2' });
+      await readUntil(server, '1-2', (text) => text.includes('command says hello'));
+      await run.snapshotted();
+      const before = await fleet(server);
+      await run.stop();
+
+      const again = await run.start();
+      assert.match(again.stderr, /restored 3 workspaces and 5 panes from /);
+      assert.deepEqual(await fleet(again), before);
+      const { panes } = await again.call('pane.list', { workspace_id: '1' });
+      assert.deepEqual(panes.map((p) => p.pane_id), ['1-1', '1-3', '1-2'], 'layout order: the down split sits under 1-1, the right split after');
+
+      const old = await readUntil(again, '1-1', (text) => MARKER.test(text), { lines: 5000 });
+      const rows = old.split('\n');
+      const marker = rows.findIndex((row) => MARKER.test(row));
+      assert.ok(rows.indexOf('old-line-1') >= 0 && rows.indexOf('old-line-1') < rows.indexOf('old-line-2500'), 'the old history, in order');
+      assert.ok(rows.indexOf('old-line-2500') < marker, 'above the marker');
+      assert.equal(rows.filter((row) => row.startsWith('old-line-')).length, 2500);
+      // The command pane runs its command again, with its environment.
+      await readUntil(again, '1-2', (text) => text.split('\n').filter((row) => row === 'command says hello').length === 2);
+
+      // New work gets new stable ids, never a restored one's.
+      const { workspace } = await again.call('workspace.create', { cwd: dirA });
+      assert.equal(workspace.stable_id, 'w4');
+    } finally {
+      await run.stop();
+      run.dispose();
+    }
+  });
+
+  it('survives kill -9 in the middle of writes, again and again', async (t) => {
+    const run = new Restartable();
+    try {
+      let expected = 0;
+      for (let round = 0; round < 5; round++) {
+        const server = await run.start();
+        assert.doesNotMatch(server.stderr, /cannot be restored/);
+        const { workspaces } = await server.call('workspace.list', {});
+        assert.ok(workspaces.length >= expected, `round ${round}: ${workspaces.length} workspaces, at least ${expected} expected`);
+        // A pane printing without pause keeps the snapshots coming.
+        await server.call('workspace.create', { cwd: run.root, label: `round-${round}`, command: ['/bin/sh', '-c', 'while :; do seq 1 2000; done'] });
+        await run.snapshotted();
+        expected = workspaces.length + 1;
+        await sleep(200 + round * 277);
+        await run.kill9();
+        t.diagnostic(`round ${round}: killed with ${expected} workspaces saved`);
+      }
+      const last = await run.start();
+      const { workspaces } = await last.call('workspace.list', {});
+      assert.deepEqual(workspaces.map((w) => w.label), ['round-0', 'round-1', 'round-2', 'round-3', 'round-4']);
+      assert.equal(readdirSync(join(run.sessionFile, '..')).filter((name) => name.includes('.tmp-')).length <= 1, true, 'no pile of temporary files');
+    } finally {
+      await run.stop();
+      run.dispose();
+    }
+  });
+
+  for (const damage of ['corrupt', 'truncated', 'future version'] as const) {
+    it(`moves a ${damage} session aside, says so in one line and starts empty`, async () => {
+      const run = new Restartable();
+      try {
+        const server = await run.start();
+        await server.call('workspace.create', { cwd: run.root, label: 'kept' });
+        await run.snapshotted();
+        await run.stop();
+        const good = readFileSync(run.sessionFile);
+        if (damage === 'corrupt') writeFileSync(run.sessionFile, Buffer.from('this is not a session at all \x00\xff'));
+        else if (damage === 'truncated') writeFileSync(run.sessionFile, good.subarray(0, Math.floor(good.length / 2)));
+        else writeFileSync(run.sessionFile, new Packr({ useRecords: false }).pack({ ...new Packr({ useRecords: false }).unpack(good), version: 99 }));
+
+        const again = await run.start();
+        const lines = again.stderr.split('\n').filter((line) => line.includes('cannot be restored'));
+        assert.equal(lines.length, 1, again.stderr);
+        assert.match(lines[0] ?? '', damage === 'future version' ? /newer herdr \(session version 99/ : /truncated or corrupt|not a herdr session/);
+        assert.deepEqual((await again.call('workspace.list', {})).workspaces, []);
+        const aside = readdirSync(join(run.sessionFile, '..')).filter((name) => name.startsWith('session.msgpack.bad-'));
+        assert.equal(aside.length, 1, 'the damaged file is kept aside');
+        await again.call('ping', {});
+      } finally {
+        await run.stop();
+        run.dispose();
+      }
+    });
+  }
+
+  it('--no-restore starts empty and keeps the old session aside; the state is private', async () => {
+    const run = new Restartable();
+    try {
+      const server = await run.start();
+      await server.call('workspace.create', { cwd: run.root, label: 'old' });
+      await run.snapshotted();
+      await run.stop();
+      const fresh = await run.start({ serverArgs: ['--no-restore'] });
+      assert.match(fresh.stderr, /--no-restore: the previous session is kept at .*session\.msgpack\.aside-/);
+      assert.deepEqual((await fresh.call('workspace.list', {})).workspaces, []);
+      await fresh.call('workspace.create', { cwd: run.root, label: 'new' });
+      await run.snapshotted();
+      assert.equal(statSync(run.stateDir).mode & 0o777, 0o700);
+      assert.equal(statSync(join(run.sessionFile, '..')).mode & 0o777, 0o700);
+      assert.equal(statSync(run.sessionFile).mode & 0o777, 0o600);
+      await run.stop();
+      const next = await run.start();
+      assert.deepEqual((await next.call('workspace.list', {})).workspaces.map((w) => w.label), ['new']);
+    } finally {
+      await run.stop();
+      run.dispose();
+    }
+  });
+
+  it('resumes agents with --resume-agents, and otherwise tells previous_agent_session', async () => {
+    const run = new Restartable();
+    const bin = join(run.root, 'bin');
+    const record = join(run.root, 'claude-args');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'claude'), `#!/bin/sh\necho "$@" >> '${record}'\necho fake claude resumed\nexec sleep 1000\n`);
+    chmodSync(join(bin, 'claude'), 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH}` };
+    try {
+      const server = await run.start({ env });
+      await server.call('workspace.create', { cwd: run.root });
+      await server.call('pane.report_agent', { pane_id: '1-1', source: 'claude-hook', agent: 'claude', state: 'idle', agent_session_id: 'sess-42' });
+      await server.call('workspace.create', { cwd: run.root });
+      await eventually(async () => (await server.call('pane.get', { pane_id: '1-1' })).pane.agent_session?.id === 'sess-42', 'the session');
+      await run.snapshotted();
+      await run.stop();
+
+      const plain = await run.start({ env });
+      const { pane } = await plain.call('pane.get', { pane_id: '1-1' });
+      assert.deepEqual(pane.previous_agent_session, { agent: 'claude', id: 'sess-42' });
+      assert.equal((await plain.call('pane.get', { pane_id: '2-1' })).pane.previous_agent_session, undefined);
+      await run.stop();
+
+      const resuming = await run.start({ env, serverArgs: ['--resume-agents'] });
+      await readUntil(resuming, '1-1', (text) => text.includes('fake claude resumed'));
+      assert.equal(readFileSync(record, 'utf8'), '--resume sess-42\n');
+      assert.match((await resuming.call('pane.read', { pane_id: '1-1', source: 'recent' })).read.text, /── restored from .*; resumed: claude --resume sess-42 ──/);
+    } finally {
+      await run.stop();
+      run.dispose();
+    }
+  });
+
+  it('keeps two sockets\' sessions apart, falls back to $HOME for a directory that is gone, and tells server.restored', async () => {
+    const first = new Restartable();
+    const second = new Restartable();
+    const gone = join(first.root, 'gone');
+    mkdirSync(gone);
+    try {
+      const shared = { stateDir: first.stateDir };
+      const a = await startServer({ ...shared, socketPath: first.socketPath });
+      first.server = a;
+      const b = await startServer({ ...shared, socketPath: second.socketPath });
+      second.server = b;
+      await a.call('workspace.create', { cwd: gone, label: 'from-a' });
+      await b.call('workspace.create', { cwd: first.root, label: 'from-b' });
+      await first.snapshotted();
+      await second.snapshotted();
+      await first.stop();
+      await second.stop();
+      rmSync(gone, { recursive: true });
+
+      const a2 = await startServer({ ...shared, socketPath: first.socketPath, env: { HOME: first.root } });
+      first.server = a2;
+      const b2 = await startServer({ ...shared, socketPath: second.socketPath });
+      second.server = b2;
+      assert.deepEqual((await a2.call('workspace.list', {})).workspaces.map((w) => w.label), ['from-a']);
+      assert.deepEqual((await b2.call('workspace.list', {})).workspaces.map((w) => w.label), ['from-b']);
+      assert.equal((await a2.call('pane.get', { pane_id: '1-1' })).pane.cwd, first.root);
+      await readUntil(a2, '1-1', (text) => text.includes(`${gone} is gone: started in ${first.root}`));
+
+      const events = await EventClient.subscribe(a2.socketPath, { subscriptions: [{ type: 'server.restored' }] });
+      const [restored] = await events.until((lines) => lines.length > 0, 'server.restored');
+      assert.deepEqual({ event: restored?.event, data: restored?.data }, { event: 'server.restored', data: { workspaces: 1, panes: 1 } });
+      events.close();
+    } finally {
+      await first.stop();
+      await second.stop();
+      first.dispose();
+      second.dispose();
+    }
+  });
+});
