@@ -25,6 +25,7 @@ export const EXAMPLES: Record<string, string> = {
   'wait output': "herdr wait output 1-1 --match 'tests passed' --timeout 60000",
   'wait agent-state': 'herdr wait agent-state 1-1 --state idle --timeout 600000',
   'watch': 'herdr watch --once | grep blocked',
+  'dial-stdio': 'ssh buildbox herdr dial-stdio',
   'completion': 'source <(herdr completion bash)',
   'schema': 'herdr schema > protocol.schema.json',
 };

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../protocol/version.js';
 import { addCompletionCommands } from './commands/completion.js';
+import { addDialStdioCommand } from './commands/dial-stdio.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
@@ -24,6 +25,7 @@ addWorkspaceCommands(program);
 addPaneCommands(program);
 addWaitCommands(program);
 addWatchCommand(program);
+addDialStdioCommand(program);
 addCompletionCommands(program);
 addSchemaCommand(program);
 addExamples(program);

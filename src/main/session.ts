@@ -12,14 +12,13 @@ import type { PaneRead, ReadSource, ServerStats } from '../protocol/objects.js';
 import type { AgentPicture, ClearAuthority, HookReport, PaneNotification, PaneUpdate, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { VERSION } from '../protocol/version.js';
 import { EventBatch, EventHub, type EventMeta, type LoggedEvent } from './events.js';
-import type { LayoutNode, SplitDirection } from './layout.js';
+import type { SplitDirection } from './layout.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
 import { PaneStreams } from './pane-streams.js';
-import { type RestorePlan, restorePlan } from './persistence/restore-plan.js';
+import { type RestorePlan, keptLayout, restorePlan } from './persistence/restore-plan.js';
 import type { SavedSession } from './persistence/session-file.js';
 import { Snapshotter } from './persistence/snapshotter.js';
 import type { SessionPaths } from './persistence/state-dir.js';
-import { removeLeaf, layoutOrder } from './layout.js';
 import { type PaneFacts, type PaneRecord, Registry, type WorkspaceRecord, paneStableId, workspaceStableId } from './registry.js';
 import type { ShardHandle, ShardListener, ShardSettings } from './shard-handle.js';
 import { ShardPool } from './shard-pool.js';
@@ -115,13 +114,9 @@ export class Session implements ShardListener {
         }
       }
       if (started.length === 0) continue;
-      let layout: LayoutNode | null = workspace.layout;
-      const kept = new Set(started.map((pane) => pane.uid));
-      for (const uid of layoutOrder(workspace.layout)) if (!kept.has(uid) && layout) layout = removeLeaf(layout, uid);
-      const order = layout ? layoutOrder(layout) : [];
-      const focused = kept.has(workspace.focusedPaneUid) ? workspace.focusedPaneUid : (order[0] ?? started[0]?.uid ?? workspace.focusedPaneUid);
+      const { layout, focusedPaneUid } = keptLayout(workspace, new Set(started.map((pane) => pane.uid)));
       const record = this.registry.restoreWorkspace(
-        { uid: workspace.uid, shardId: shard.id, label: workspace.label, layout: layout ?? { kind: 'leaf', paneUid: focused }, focusedPaneUid: focused },
+        { uid: workspace.uid, shardId: shard.id, label: workspace.label, layout, focusedPaneUid },
         started.map(({ uid, facts }) => ({ uid, facts })),
       );
       for (const { uid, plan } of started) {
@@ -331,8 +326,9 @@ export class Session implements ShardListener {
 
   /** Writes the last snapshot, then ends every pane's processes and every shard. */
   async stop(): Promise<void> {
-    await this.snapshots?.flush();
+    // No new work from here; the last snapshot has the session as it stands.
     this.stopping = true;
+    await this.snapshots?.flush();
     await this.shards.stop();
   }
 

@@ -7,7 +7,8 @@
 import type { AgentSession } from '../../protocol/objects.js';
 import { resumeArgv } from '../agent-resume.js';
 import { directoryProblem, programProblem } from '../spawn-spec.js';
-import type { SavedPane } from './session-file.js';
+import { type LayoutNode, layoutOrder, removeLeaf } from '../layout.js';
+import type { SavedPane, SavedWorkspace } from './session-file.js';
 
 export interface RestorePlan {
   argv: string[];
@@ -64,4 +65,13 @@ export function restorePlan(pane: SavedPane, context: RestoreContext): RestorePl
     command,
     previousAgentSession: !resumed && session && pane.agent ? { agent: pane.agent, ...session } : undefined,
   };
+}
+
+/** A saved workspace's layout without the panes that could not start (`kept`: those that did; at least one), and its focus. */
+export function keptLayout(workspace: SavedWorkspace, kept: ReadonlySet<number>): { layout: LayoutNode; focusedPaneUid: number } {
+  let layout: LayoutNode | null = workspace.layout;
+  for (const uid of layoutOrder(workspace.layout)) if (!kept.has(uid) && layout) layout = removeLeaf(layout, uid);
+  const first = [...kept][0] ?? workspace.focusedPaneUid;
+  const focusedPaneUid = kept.has(workspace.focusedPaneUid) ? workspace.focusedPaneUid : ((layout ? layoutOrder(layout)[0] : undefined) ?? first);
+  return { layout: layout ?? { kind: 'leaf', paneUid: focusedPaneUid }, focusedPaneUid };
 }

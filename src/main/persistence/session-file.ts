@@ -99,6 +99,11 @@ export function decodeSession(data: Uint8Array): SessionRead {
   }
   const parsed = sessionSchema.safeParse(value);
   if (!parsed.success) return { kind: 'bad', reason: `it is not a herdr session (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})` };
+  const workspaceUids = parsed.data.workspaces.map((workspace) => workspace.uid);
+  const paneUids = parsed.data.workspaces.flatMap((workspace) => workspace.panes.map((pane) => pane.uid));
+  if (new Set(workspaceUids).size !== workspaceUids.length || new Set(paneUids).size !== paneUids.length) {
+    return { kind: 'bad', reason: 'it names a workspace or pane twice' };
+  }
   return { kind: 'ok', session: parsed.data };
 }
 
