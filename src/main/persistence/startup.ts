@@ -38,5 +38,6 @@ export async function restoreAtStart(session: Session, paths: SessionPaths, choi
     return;
   }
   const counts = await session.restore(read.session, { resumeAgents: choice.resumeAgents });
-  log(`restored ${counts.workspaces} workspaces and ${counts.panes} panes from ${new Date(read.session.savedAt).toISOString()}`);
+  const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  log(`restored ${plural(counts.workspaces, 'workspace')} and ${plural(counts.panes, 'pane')} from ${new Date(read.session.savedAt).toISOString()}`);
 }
