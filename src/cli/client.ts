@@ -7,7 +7,7 @@
  *   requests, answers correlated by id.
  * - `HerdrClient`: the library's front: either of the above, and subscriptions.
  */
-import { type Socket, connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type ResponseEnvelope, isErrorResponse } from '../protocol/envelope.js';
 import type { TypedEventLine } from '../protocol/events.js';
 import type { MethodInput, MethodName, MethodResults, SubscriptionSpec } from '../protocol/methods.js';
@@ -16,45 +16,45 @@ import { resolveSocketPath } from '../protocol/socket-path.js';
 import { type MethodGroup, methodGroup } from './method-groups.js';
 import { PaneOutputStream } from './pane-output-stream.js';
 import { Subscription } from './subscription.js';
-import { ConnectionError, HerdrError, connectError, jsonLine, lineReader } from './wire.js';
+import { type Dialer, type TargetOptions, dialerFor, socketDialer } from './transport.js';
+import { ConnectionError, HerdrError, jsonLine, lineReader } from './wire.js';
 
 export { ConnectionError, HerdrError, lineReader, PaneOutputStream, Subscription };
 
+/** Where a one-shot request goes: the local socket (default), or `dialer` (a remote host over ssh). */
+export interface RequestOptions extends TargetOptions {
+  id?: string;
+  dialer?: Dialer;
+}
+
 /** Sends one request on its own connection and returns the raw response envelope. */
-export async function request(
-  method: string,
-  params: object,
-  options: { socketPath?: string; id?: string } = {},
-): Promise<ResponseEnvelope> {
-  const socketPath = options.socketPath ?? resolveSocketPath();
+export async function request(method: string, params: object, options: RequestOptions = {}): Promise<ResponseEnvelope> {
+  const dialer = options.dialer ?? dialerFor(options);
   const id = options.id ?? `${method}:${process.pid}:${Date.now()}`;
   const requestLine = await jsonLine({ id, method, params });
+  const link = await dialer.dial();
   return new Promise((resolve, reject) => {
-    const socket = connect(socketPath);
     let answered = false;
-    socket.on('connect', () => socket.write(requestLine));
-    lineReader(socket, (line) => {
+    link.write(requestLine);
+    lineReader(link, (line) => {
+      if (answered) return;
       answered = true;
-      socket.end();
+      link.end();
       try {
         resolve(JSON.parse(line) as ResponseEnvelope);
       } catch {
-        reject(new ConnectionError(`the server sent a line that is not JSON: ${line.slice(0, 200)}`));
+        reject(new ConnectionError(`${dialer.where} sent a line that is not JSON: ${line.slice(0, 200)}`));
       }
     });
-    socket.on('error', (error) => reject(connectError(socketPath, error)));
-    socket.on('close', () => {
-      if (!answered) reject(new ConnectionError(`the server at ${socketPath} closed the connection without answering`));
+    link.on('error', (error) => reject(error instanceof ConnectionError ? error : new ConnectionError(`${dialer.where}: ${error.message}`)));
+    link.on('close', () => {
+      if (!answered) reject(new ConnectionError(`${dialer.where} closed the connection without answering`));
     });
   });
 }
 
 /** One request on its own connection; resolves with the result or throws HerdrError. */
-export async function call<M extends MethodName>(
-  method: M,
-  params: MethodInput<M>,
-  options: { socketPath?: string; id?: string } = {},
-): Promise<MethodResults[M]> {
+export async function call<M extends MethodName>(method: M, params: MethodInput<M>, options: RequestOptions = {}): Promise<MethodResults[M]> {
   const response = await request(method, params, options);
   if (isErrorResponse(response)) throw new HerdrError(response);
   return response.result as MethodResults[M];
@@ -67,20 +67,18 @@ export class HerdrConnection {
   private closedError: Error | undefined;
 
   private constructor(
-    private readonly socket: Socket,
-    private readonly socketPath: string,
+    private readonly socket: Duplex,
+    private readonly where: string,
   ) {
     lineReader(socket, (line) => this.receive(line));
-    socket.on('error', (error) => this.fail(connectError(socketPath, error)));
-    socket.on('close', () => this.fail(new ConnectionError(`the server at ${socketPath} closed the connection`)));
+    socket.on('error', (error) => this.fail(error instanceof ConnectionError ? error : new ConnectionError(`${where}: ${error.message}`)));
+    socket.on('close', () => this.fail(new ConnectionError(`${where} closed the connection`)));
   }
 
-  static open(socketPath: string = resolveSocketPath()): Promise<HerdrConnection> {
-    return new Promise((resolve, reject) => {
-      const socket = connect(socketPath);
-      socket.once('connect', () => resolve(new HerdrConnection(socket, socketPath)));
-      socket.once('error', (error) => reject(connectError(socketPath, error)));
-    });
+  /** A kept-alive connection to the local socket (a path), or through `dialer`. */
+  static async open(target: string | Dialer = resolveSocketPath()): Promise<HerdrConnection> {
+    const dialer = typeof target === 'string' ? socketDialer(target) : target;
+    return new HerdrConnection(await dialer.dial(), dialer.where);
   }
 
   async request(method: string, params: object): Promise<ResponseEnvelope> {
@@ -108,7 +106,7 @@ export class HerdrConnection {
     try {
       response = JSON.parse(line) as ResponseEnvelope;
     } catch {
-      return this.fail(new ConnectionError(`the server at ${this.socketPath} sent a line that is not JSON`));
+      return this.fail(new ConnectionError(`${this.where} sent a line that is not JSON`));
     }
     const waiter = this.pending.get(response.id);
     if (!waiter) return;
@@ -126,8 +124,10 @@ export class HerdrConnection {
 /** The event line `waitForAgentState` resolves with. */
 export type AgentStateLine = Extract<TypedEventLine, { event: 'pane.agent_state_changed' }>;
 
-export interface HerdrClientOptions {
-  /** Default: resolved as the server resolves it (`HERDR_SOCKET_PATH`, `$XDG_RUNTIME_DIR/herdr.sock`, …). */
+export interface HerdrClientOptions extends TargetOptions {
+  /** Connections made this way (overrides socketPath and host). */
+  dialer?: Dialer;
+  /** Default: resolved as the server resolves it (`HERDR_SOCKET_PATH`, `$XDG_RUNTIME_DIR/herdr.sock`, …). Ignored with `host`. */
   socketPath?: string;
   /** One kept-alive connection for every request (default), or a connection per request. */
   keepAlive?: boolean;
@@ -141,6 +141,8 @@ export interface HerdrClientOptions {
  */
 export class HerdrClient {
   readonly socketPath: string;
+  /** How connections are made: the local socket, or `host` over ssh. */
+  readonly dialer: Dialer;
   /** Typed methods: `client.workspace.create({ cwd })` is `call('workspace.create', { cwd })`. */
   readonly workspace: MethodGroup<'workspace'>;
   readonly pane: MethodGroup<'pane'>;
@@ -151,6 +153,7 @@ export class HerdrClient {
 
   constructor(options: HerdrClientOptions = {}) {
     this.socketPath = options.socketPath ?? resolveSocketPath();
+    this.dialer = options.dialer ?? dialerFor({ ...options, socketPath: this.socketPath });
     this.keepAlive = options.keepAlive ?? true;
     const call = (method: MethodName, params: object) => this.call(method, params as MethodInput<typeof method>);
     this.workspace = methodGroup('workspace', call);
@@ -164,8 +167,8 @@ export class HerdrClient {
   }
 
   async call<M extends MethodName>(method: M, params: MethodInput<M>): Promise<MethodResults[M]> {
-    if (!this.keepAlive) return call(method, params, { socketPath: this.socketPath });
-    const opening = (this.connection ??= HerdrConnection.open(this.socketPath));
+    if (!this.keepAlive) return call(method, params, { dialer: this.dialer });
+    const opening = (this.connection ??= HerdrConnection.open(this.dialer));
     try {
       return await (await opening).call(method, params);
     } catch (error) {
@@ -180,7 +183,7 @@ export class HerdrClient {
    * resume from (`since`) after it was lost.
    */
   subscribe(subscriptions: SubscriptionSpec[], options: { since?: number; id?: string } = {}): Promise<Subscription> {
-    return Subscription.open(this.socketPath, subscriptions, options);
+    return Subscription.open(this.dialer, subscriptions, options);
   }
 
   /**
@@ -189,7 +192,7 @@ export class HerdrClient {
    * resyncs and, last, its exit. Closing it ends the stream.
    */
   stream(paneId: string, options: { id?: string } = {}): Promise<PaneOutputStream> {
-    return PaneOutputStream.open(this.socketPath, paneId, options);
+    return PaneOutputStream.open(this.dialer, paneId, options);
   }
 
   /**
@@ -240,7 +243,7 @@ export class HerdrClient {
     if (timedOut) {
       throw new HerdrError({ id: 'waitForAgentState', error: { code: 'timeout', message: 'timed out waiting for agent state change' } });
     }
-    throw new ConnectionError(`the server at ${this.socketPath} closed the event stream`);
+    throw new ConnectionError(`${this.dialer.where} closed the event stream`);
   }
 
   close(): void {

@@ -37,6 +37,20 @@ function exitOverrideAll(command: Command): void {
 }
 exitOverrideAll(program);
 
+// Every command that talks to a server can talk to one on another host (docs/remote.md).
+// Not `herdr server` and `dial-stdio`: they are the local end.
+function addRemoteOptions(command: Command): void {
+  const name = command.name();
+  const localEnd = name === 'server' || name === 'dial-stdio';
+  if (!localEnd && command.options.some((option) => option.long === '--socket')) {
+    command
+      .option('--host <[user@]host>', 'the server on this host, over ssh (default: $HERDR_HOST)')
+      .option('--ssh-command <command>', 'how ssh is run, split at spaces (default: $HERDR_SSH_COMMAND, else "ssh -T")');
+  }
+  command.commands.forEach(addRemoteOptions);
+}
+program.commands.forEach(addRemoteOptions);
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

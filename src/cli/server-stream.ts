@@ -6,9 +6,10 @@
  * slow readers takes over from there (overflow for subscriptions, resync for
  * pane streams).
  */
-import { type Socket, connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type ResponseEnvelope, isErrorResponse } from '../protocol/envelope.js';
-import { ConnectionError, HerdrError, connectError, lineReader } from './wire.js';
+import type { Dialer } from './transport.js';
+import { ConnectionError, HerdrError, lineReader } from './wire.js';
 
 /** Lines held for a slow consumer before the socket stops being read. */
 const MAX_QUEUED = 10_000;
@@ -24,25 +25,25 @@ export class ServerStream<Line> implements AsyncIterableIterator<Line> {
   private waiter: ((result: IteratorResult<Line>) => void) | undefined;
   private ended = false;
 
-  protected constructor(private readonly socket: Socket) {}
+  protected constructor(private readonly socket: Duplex) {}
 
   /** Sends the request; resolves with the stream once the ack came (its result alongside), or rejects with HerdrError or ConnectionError. */
-  protected static connect<L, S extends ServerStream<L>>(
-    socketPath: string,
+  protected static async connect<L, S extends ServerStream<L>>(
+    dialer: Dialer,
     request: StreamRequest,
-    create: (socket: Socket) => S,
+    create: (socket: Duplex) => S,
   ): Promise<{ stream: S; ack: unknown }> {
+    const socket = await dialer.dial();
     return new Promise((resolve, reject) => {
-      const socket = connect(socketPath);
       const stream = create(socket);
       let acknowledged = false;
-      socket.once('connect', () => socket.write(`${JSON.stringify(request)}\n`));
+      socket.write(`${JSON.stringify(request)}\n`);
       lineReader(socket, (line) => {
         let message: unknown;
         try {
           message = JSON.parse(line);
         } catch {
-          socket.destroy(new ConnectionError(`the server at ${socketPath} sent a line that is not JSON`));
+          socket.destroy(new ConnectionError(`${dialer.where} sent a line that is not JSON`));
           return;
         }
         if (acknowledged) return stream.push(message);
@@ -54,10 +55,10 @@ export class ServerStream<Line> implements AsyncIterableIterator<Line> {
         } else resolve({ stream, ack: response.result });
       });
       socket.on('error', (error) => {
-        if (!acknowledged) reject(connectError(socketPath, error));
+        if (!acknowledged) reject(error instanceof ConnectionError ? error : new ConnectionError(`${dialer.where}: ${error.message}`));
       });
       socket.on('close', () => {
-        if (!acknowledged) reject(new ConnectionError(`the server at ${socketPath} closed the connection without answering`));
+        if (!acknowledged) reject(new ConnectionError(`${dialer.where} closed the connection without answering`));
         stream.end();
       });
     });

@@ -1,5 +1,5 @@
 /** What every client connection shares: line framing and the two kinds of failure. */
-import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ErrorResponse } from '../protocol/envelope.js';
 import type { ErrorCode } from '../protocol/errors.js';
 
@@ -19,7 +19,7 @@ export class ConnectionError extends Error {
 }
 
 /** Calls `onLine` with every non-empty line the socket delivers. */
-export function lineReader(socket: Socket, onLine: (line: string) => void): void {
+export function lineReader(socket: Duplex, onLine: (line: string) => void): void {
   let buffered = '';
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {

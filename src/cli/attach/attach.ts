@@ -9,13 +9,15 @@
 import { StringDecoder } from 'node:string_decoder';
 import { HerdrConnection } from '../client.js';
 import { PaneOutputStream } from '../pane-output-stream.js';
+import type { Dialer } from '../transport.js';
 import { AttachedScreen } from './attached-screen.js';
 
 /** Ctrl-\, as tmux's and docker's detach keys are control keys a program rarely wants. */
 export const DEFAULT_DETACH_KEY = 'C-\\';
 
 export interface AttachOptions {
-  socketPath: string;
+  /** The pane's server: the local socket or a host over ssh. */
+  dialer: Dialer;
   paneId: string;
   /** Show the pane, send it nothing (the detach key still detaches). */
   readOnly: boolean;
@@ -35,13 +37,13 @@ export type AttachEnd =
 /** Attaches until the detach key, the pane's exit or the server's end. Throws (HerdrError, ConnectionError) when it cannot start. */
 export async function attach(options: AttachOptions): Promise<AttachEnd> {
   const { input, output } = options;
-  const connection = await HerdrConnection.open(options.socketPath);
+  const connection = await HerdrConnection.open(options.dialer);
   let stream: PaneOutputStream;
   try {
     if (options.resize && output.isTTY) {
       await connection.call('pane.resize', { pane_id: options.paneId, cols: output.columns, rows: output.rows });
     }
-    stream = await PaneOutputStream.open(options.socketPath, options.paneId, { id: 'cli:pane:attach' });
+    stream = await PaneOutputStream.open(options.dialer, options.paneId, { id: 'cli:pane:attach' });
   } catch (error) {
     connection.close();
     throw error;

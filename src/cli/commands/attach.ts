@@ -1,10 +1,9 @@
 /** `herdr pane attach` (docs/protocol.md §11): the command around src/cli/attach. */
 import type { Command } from 'commander';
-import { resolveSocketPath } from '../../protocol/socket-path.js';
 import { HerdrError } from '../client.js';
 import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
 import { EXIT } from '../exit-codes.js';
-import { type SocketOption, fail } from '../output.js';
+import { type SocketOption, fail, targetOf } from '../output.js';
 import { keyName } from './parse.js';
 
 interface AttachFlags extends SocketOption {
@@ -25,9 +24,11 @@ export function addAttachCommand(pane: Command): void {
     .action(async (id: string, flags: AttachFlags) => {
       let end;
       try {
+        const target = { pane_id: id };
+        const dialer = targetOf(flags, target);
         end = await attach({
-          socketPath: flags.socket ?? resolveSocketPath(),
-          paneId: id,
+          dialer,
+          paneId: target.pane_id,
           readOnly: flags.readOnly ?? false,
           detachBytes: flags.detachKey ?? keyName(DEFAULT_DETACH_KEY),
           resize: flags.resize ?? false,

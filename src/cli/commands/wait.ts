@@ -2,9 +2,8 @@
 import type { Command } from 'commander';
 import { HerdrClient, HerdrError } from '../client.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/enums.js';
-import { resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
-import { type SocketOption, fail, printJson, send } from '../output.js';
+import { type SocketOption, fail, printJson, send, targetOf } from '../output.js';
 import { nonNegativeInt, oneOf } from './parse.js';
 
 interface OutputFlags extends SocketOption {
@@ -55,10 +54,11 @@ export function addWaitCommands(program: Command): void {
 
 /** The library's waitForAgentState (at once when the pane already is in the state); the deadline counts from the start. */
 async function waitAgentState(id: string, flags: SocketOption & { state: AgentState; timeout?: number }): Promise<void> {
-  const client = new HerdrClient({ socketPath: flags.socket ?? resolveSocketPath() });
+  const target = { pane_id: id };
+  const client = new HerdrClient({ dialer: targetOf(flags, target) });
   if (flags.timeout !== undefined) setTimeout(() => fail('timed out waiting for agent state change'), flags.timeout);
   try {
-    printJson(await client.waitForAgentState(id, flags.state, { id: 'cli:wait:agent-state' }));
+    printJson(await client.waitForAgentState(target.pane_id, flags.state, { id: 'cli:wait:agent-state' }));
     process.exit(EXIT.ok);
   } catch (error) {
     // Without a deadline of its own the helper rejects with HerdrError only for the server's answer.

@@ -10,6 +10,7 @@ import { LIFECYCLE_KINDS, type SubscriptionSpec } from '../../protocol/methods.j
 import { DEFAULT_DETACH_KEY, attach, type AttachEnd } from '../attach/attach.js';
 import { HerdrClient, type Subscription } from '../client.js';
 import { resolveKey } from '../../protocol/keys.js';
+import type { Dialer } from '../transport.js';
 import { Fleet, type FleetRow } from './fleet.js';
 import { COLUMNS, cells, line, widths } from './table.js';
 
@@ -56,7 +57,7 @@ export function parseKeys(input: string): Key[] {
 }
 
 export interface WatchOptions {
-  socketPath: string;
+  dialer: Dialer;
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
 }
@@ -77,7 +78,7 @@ export class WatchView {
   private readonly home = process.env.HOME ?? '';
 
   constructor(private readonly options: WatchOptions) {
-    this.client = new HerdrClient({ socketPath: options.socketPath });
+    this.client = new HerdrClient({ dialer: options.dialer });
   }
 
   /** Runs until `q`; resolves with the exit code (1 when the server went away). */
@@ -189,7 +190,7 @@ export class WatchView {
     let end: AttachEnd | undefined;
     try {
       end = await attach({
-        socketPath: this.options.socketPath,
+        dialer: this.options.dialer,
         paneId: row.stableId,
         readOnly: false,
         detachBytes: resolveKey(DEFAULT_DETACH_KEY)?.normal ?? '\x1c',

@@ -1,0 +1,85 @@
+/**
+ * Remote servers over a real OpenSSH (docs/remote.md): a second herdr server
+ * on its own socket stands for the remote host, reached through a real sshd
+ * on 127.0.0.1. The CLI with --host and host-qualified ids, the library with
+ * `host` (one ssh connection for many requests, a subscription, a wait), and
+ * a clear one-line failure when ssh cannot connect. Skipped, saying why,
+ * where sshd is not installed.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { HerdrClient } from '../src/cli/client.js';
+import { type TestServer, HERDR_BIN, promptShown, startServer } from './helpers/server.js';
+import { type TestSshd, sshdMissing, startSshd } from './helpers/sshd.js';
+
+const run = promisify(execFile);
+const missing = sshdMissing();
+
+describe('remote servers over ssh', { skip: missing }, () => {
+  let remote: TestServer;
+  let sshd: TestSshd;
+  const herdr = (...args: string[]) =>
+    run(process.execPath, [HERDR_BIN, ...args, '--ssh-command', sshd.sshCommand], { cwd: remote.dir, env: { ...process.env, HERDR_HOST: '' } });
+
+  before(async () => {
+    remote = await startServer();
+    sshd = await startSshd(remote.socketPath);
+  });
+  after(async () => {
+    sshd?.stop();
+    await remote?.stop();
+  });
+
+  it('runs CLI commands on the remote host with --host, and takes host-qualified ids back', async () => {
+    const created = JSON.parse((await herdr('workspace', 'create', '--host', sshd.host, '--label', 'over-ssh')).stdout) as { result: { workspace: { workspace_id: string } } };
+    const workspaceId = created.result.workspace.workspace_id;
+    assert.equal((await remote.call('workspace.list', {})).workspaces.at(-1)?.label, 'over-ssh');
+    const paneId = `${workspaceId}-1`;
+    await promptShown(remote, paneId);
+    await herdr('pane', 'run', `${sshd.host}/${paneId}`, 'echo hello-over-ssh');
+    const waited = JSON.parse((await herdr('wait', 'output', `${sshd.host}/${paneId}`, '--match', '^hello-over-ssh$', '--regex', '--timeout', '10000')).stdout) as { result: { matched_line: string } };
+    assert.equal(waited.result.matched_line, 'hello-over-ssh');
+    assert.match((await herdr('pane', 'read', paneId, '--host', sshd.host)).stdout, /^hello-over-ssh$/m);
+    const state = herdr('wait', 'agent-state', `${sshd.host}/${paneId}`, '--state', 'blocked', '--timeout', '10000');
+    await remote.call('pane.report_agent', { pane_id: paneId, source: 'test', agent: 'mybot', state: 'blocked' });
+    assert.match((await state).stdout, /"state":"blocked"/);
+  });
+
+  it('serves the library over one ssh connection: calls, a subscription, a wait', async () => {
+    const client = new HerdrClient({ host: sshd.host, sshCommand: sshd.sshCommand });
+    try {
+      const before = (await remote.call('server.stats', {})).connections;
+      for (let i = 0; i < 5; i++) assert.equal((await client.ping()).type, 'pong');
+      const { workspace } = await client.workspace.create({ label: 'library' });
+      // One kept-alive connection carried all six requests (the stats call itself is the other).
+      assert.equal((await remote.call('server.stats', {})).connections, before + 1);
+      const subscription = await client.subscribe([{ type: 'workspace.created' }]);
+      const waited = client.events.wait({ match_event: { event: 'workspace_created' }, timeout_ms: 10_000 });
+      await remote.call('workspace.create', { label: 'seen-remotely' });
+      assert.equal(((await waited).event.data as { workspace?: { label: string } }).workspace?.label, 'seen-remotely');
+      for await (const line of subscription) {
+        if (line.event === 'workspace_created') {
+          assert.equal(line.data.workspace.label, 'seen-remotely');
+          break;
+        }
+      }
+      assert.ok(workspace.stable_id);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('says in one line when ssh cannot connect, and exits 1', async () => {
+    await assert.rejects(herdr('workspace', 'list', '--host', sshd.refusedHost), (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 1);
+      assert.match(error.stderr, /^herdr: cannot reach herdr-refused over ssh: .*(refused|connect)/i);
+      assert.equal(error.stderr.trim().split('\n').length, 1, error.stderr);
+      return true;
+    });
+    const client = new HerdrClient({ host: sshd.refusedHost, sshCommand: sshd.sshCommand });
+    await assert.rejects(client.ping(), /cannot reach herdr-refused over ssh/);
+    client.close();
+  });
+});
