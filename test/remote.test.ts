@@ -7,11 +7,12 @@
  * where sshd is not installed.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { HerdrClient } from '../src/cli/client.js';
-import { type TestServer, HERDR_BIN, promptShown, startServer } from './helpers/server.js';
+import { childrenNamed } from './helpers/proc.js';
+import { type TestServer, HERDR_BIN, eventually, promptShown, startServer } from './helpers/server.js';
 import { type TestSshd, sshdMissing, startSshd } from './helpers/sshd.js';
 
 const run = promisify(execFile);
@@ -68,6 +69,69 @@ describe('remote servers over ssh', { skip: missing }, () => {
       assert.ok(workspace.stable_id);
     } finally {
       client.close();
+    }
+  });
+
+  it('lists local and remote panes in one table, with ids that work back', async () => {
+    const local = await startServer();
+    try {
+      await local.call('workspace.create', { label: 'here' });
+      const { stdout } = await run(process.execPath, [HERDR_BIN, 'fleet', 'list', '--socket', local.socketPath, '--host', sshd.host, '--ssh-command', sshd.sshCommand]);
+      const lines = stdout.trimEnd().split('\n');
+      assert.match(lines[0] ?? '', /^HOST +PANE +WORKSPACE +AGENT +STATE/);
+      assert.ok(lines.some((line) => /^local +1-1 +1 here /.test(line)), stdout);
+      const remoteRow = lines.find((line) => line.startsWith(`${sshd.host} `));
+      const qualified = remoteRow?.split(/ +/)[1] ?? '';
+      assert.match(qualified, new RegExp(`^${sshd.host}/\\d+-\\d+$`));
+      const got = JSON.parse((await herdr('pane', 'get', qualified)).stdout) as { result: { pane: { pane_id: string } } };
+      assert.equal(got.result.pane.pane_id, qualified.split('/')[1]);
+    } finally {
+      await local.stop();
+    }
+  });
+
+  it('resumes a merged event stream after its ssh connection is killed: nothing lost, nothing twice', async () => {
+    const events = spawn(process.execPath, [HERDR_BIN, 'fleet', 'events', '--no-local', '--host', sshd.host, '--ssh-command', sshd.sshCommand]);
+    let out = '';
+    events.stdout.setEncoding('utf8');
+    events.stdout.on('data', (chunk: string) => (out += chunk));
+    const labels = () =>
+      out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { host: string; event: string; data: { workspace?: { label: string } } })
+        .filter((line) => line.event === 'workspace_created' && line.host === sshd.host)
+        .map((line) => line.data.workspace?.label ?? '');
+    try {
+      await eventually(() => childrenNamed(events.pid ?? 0, 'ssh').length === 2, 'the stream and its lists over ssh');
+      await remote.call('workspace.create', { label: 'ev-0' });
+      await eventually(() => labels().includes('ev-0'), 'the first event');
+      for (const ssh of childrenNamed(events.pid ?? 0, 'ssh')) process.kill(ssh, 'SIGKILL');
+      // Made while no connection is up: the resumed subscription replays them.
+      for (let i = 1; i <= 5; i++) await remote.call('workspace.create', { label: `ev-${i}` });
+      await eventually(() => labels().length >= 6, 'the events after the reconnect', 20_000);
+      await remote.call('workspace.create', { label: 'ev-6' });
+      await eventually(() => labels().includes('ev-6'), 'live again');
+      assert.deepEqual(labels(), ['ev-0', 'ev-1', 'ev-2', 'ev-3', 'ev-4', 'ev-5', 'ev-6']);
+    } finally {
+      events.kill();
+    }
+  });
+
+  it('shows a host that cannot be reached without holding up the others', async () => {
+    const local = await startServer();
+    try {
+      await local.call('workspace.create', { label: 'still-here' });
+      const started = Date.now();
+      await assert.rejects(
+        run(process.execPath, [HERDR_BIN, 'fleet', 'list', '--socket', local.socketPath, '--host', sshd.refusedHost, '--ssh-command', sshd.sshCommand]),
+        (error: { code: number; stdout: string; stderr: string }) => {
+          assert.equal(error.code, 1);
+          assert.match(error.stdout, /^local +1-1 +1 still-here /m);
+          assert.match(error.stderr, /^herdr: herdr-refused: unreachable \(cannot reach herdr-refused over ssh: .*\)$/m);
+          return true;
+        },
+      );
+      assert.ok(Date.now() - started < 10_000);
+    } finally {
+      await local.stop();
     }
   });
 

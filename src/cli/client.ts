@@ -101,6 +101,11 @@ export class HerdrConnection {
     this.socket.end();
   }
 
+  /** The connection is gone (the server closed it, or ssh ended): requests on it fail. */
+  get isClosed(): boolean {
+    return this.closedError !== undefined;
+  }
+
   private receive(line: string): void {
     let response: ResponseEnvelope;
     try {
@@ -168,6 +173,9 @@ export class HerdrClient {
 
   async call<M extends MethodName>(method: M, params: MethodInput<M>): Promise<MethodResults[M]> {
     if (!this.keepAlive) return call(method, params, { dialer: this.dialer });
+    // A connection known to be gone is replaced before the request, not after it failed.
+    const cached = this.connection;
+    if (cached && (await cached.catch(() => undefined))?.isClosed !== false && this.connection === cached) this.connection = undefined;
     const opening = (this.connection ??= HerdrConnection.open(this.dialer));
     try {
       return await (await opening).call(method, params);

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../protocol/version.js';
 import { addCompletionCommands } from './commands/completion.js';
 import { addDialStdioCommand } from './commands/dial-stdio.js';
+import { addFleetCommands } from './commands/fleet.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
@@ -25,6 +26,7 @@ addWorkspaceCommands(program);
 addPaneCommands(program);
 addWaitCommands(program);
 addWatchCommand(program);
+addFleetCommands(program);
 addDialStdioCommand(program);
 addCompletionCommands(program);
 addSchemaCommand(program);
@@ -42,7 +44,9 @@ exitOverrideAll(program);
 function addRemoteOptions(command: Command): void {
   const name = command.name();
   const localEnd = name === 'server' || name === 'dial-stdio';
-  if (!localEnd && command.options.some((option) => option.long === '--socket')) {
+  const has = (flag: string) => command.options.some((option) => option.long === flag);
+  // Fleet commands take several hosts of their own.
+  if (!localEnd && has('--socket') && !has('--host')) {
     command
       .option('--host <[user@]host>', 'the server on this host, over ssh (default: $HERDR_HOST)')
       .option('--ssh-command <command>', 'how ssh is run, split at spaces (default: $HERDR_SSH_COMMAND, else "ssh -T")');

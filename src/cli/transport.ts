@@ -90,7 +90,8 @@ class SshLink extends Duplex {
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly host: string,
   ) {
-    super();
+    // When ssh's output ends, so does the link (and 'close' follows), as with a socket.
+    super({ allowHalfOpen: false });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-4096)));
     child.stdout.on('data', (chunk: Buffer) => {

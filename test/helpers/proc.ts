@@ -49,3 +49,20 @@ export function sessionMembers(sessions: readonly number[]): number[] {
     return found && found.state !== 'Z' && wanted.has(found.session) ? [Number(entry)] : [];
   });
 }
+
+/** Pids of `pid`'s children whose program is `name` (from /proc/<pid>/stat). */
+export function childrenNamed(pid: number, name: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid && comm === name) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}

@@ -9,6 +9,8 @@ import type { TypedEventLine } from '../../protocol/events.js';
 import type { AgentState, PaneInfo, WorkspaceInfo } from '../../protocol/objects.js';
 
 export interface FleetRow {
+  /** The server's host; undefined for the local server. */
+  host: string | undefined;
   paneId: string;
   stableId: string;
   workspaceId: string;
@@ -39,6 +41,8 @@ export class Fleet {
   private readonly byPaneId = new Map<string, FleetRow>();
   private readonly labels = new Map<string, { number: number; label: string }>();
 
+  constructor(readonly host: string | undefined = undefined) {}
+
   load(workspaces: WorkspaceInfo[], panes: PaneInfo[]): void {
     this.labels.clear();
     for (const workspace of workspaces) this.labels.set(workspace.workspace_id, { number: workspace.number, label: workspace.label });
@@ -52,9 +56,7 @@ export class Fleet {
 
   /** Rows in the order shown: by state (STATE_ORDER), then workspace, then layout. */
   rows(): FleetRow[] {
-    return [...this.byPaneId.values()].sort(
-      (a, b) => STATE_ORDER[a.state] - STATE_ORDER[b.state] || a.workspaceNumber - b.workspaceNumber || a.order - b.order,
-    );
+    return [...this.byPaneId.values()].sort(compareRows);
   }
 
   counts(): Record<AgentState, number> {
@@ -110,6 +112,7 @@ export class Fleet {
   private rowOf(pane: PaneInfo, order: number): FleetRow {
     const workspace = this.labels.get(pane.workspace_id);
     return {
+      host: this.host,
       paneId: pane.pane_id,
       stableId: pane.stable_id,
       workspaceId: pane.workspace_id,
@@ -124,4 +127,14 @@ export class Fleet {
       message: pane.agent_message,
     };
   }
+}
+
+/** The order shown: by state (STATE_ORDER), then host (the local server first), workspace and layout. */
+export function compareRows(a: FleetRow, b: FleetRow): number {
+  return (
+    STATE_ORDER[a.state] - STATE_ORDER[b.state] ||
+    (a.host ?? '').localeCompare(b.host ?? '') ||
+    a.workspaceNumber - b.workspaceNumber ||
+    a.order - b.order
+  );
 }

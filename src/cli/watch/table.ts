@@ -26,10 +26,15 @@ function tilde(path: string | undefined, home: string): string {
   return path;
 }
 
+/** A row's pane id as commands take it back: qualified by its host when hosts are mixed (`buildbox/1-2`). */
+export function shownId(row: FleetRow, qualify: boolean): string {
+  return qualify && row.host ? `${row.host}/${row.paneId}` : row.paneId;
+}
+
 /** One row's cells, in COLUMNS order. */
-export function cells(row: FleetRow, now: number, home: string): string[] {
+export function cells(row: FleetRow, now: number, home: string, qualify = false): string[] {
   return [
-    row.paneId,
+    shownId(row, qualify),
     row.workspaceLabel === '' ? row.workspaceId : `${row.workspaceId} ${row.workspaceLabel}`,
     row.agent ?? '-',
     row.state,
@@ -66,11 +71,16 @@ export function line(row: string[], columnWidths: number[], colour: boolean): st
     .trimEnd();
 }
 
-/** The whole table as plain text (`herdr watch --once`): every cell whole, columns aligned. */
-export function plainTable(rows: FleetRow[], now: number, home: string): string {
-  const table = rows.map((row) => cells(row, now, home));
-  const columnWidths = COLUMNS.map((name, i) => Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length)));
+/**
+ * The whole table as plain text (`herdr watch --once`, `herdr fleet list`):
+ * every cell whole, columns aligned; with `hosts`, a HOST column first and
+ * remote ids qualified.
+ */
+export function plainTable(rows: FleetRow[], now: number, home: string, hosts = false): string {
+  const header: readonly string[] = hosts ? ['HOST', ...COLUMNS] : COLUMNS;
+  const table = rows.map((row) => (hosts ? [row.host ?? 'local', ...cells(row, now, home, true)] : cells(row, now, home)));
+  const columnWidths = header.map((name, i) => Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length)));
   const text = (cellsOfRow: readonly string[]) =>
     cellsOfRow.map((cell, i) => (i === cellsOfRow.length - 1 ? cell : fit(cell, columnWidths[i] ?? 0))).join('  ').trimEnd();
-  return [text(COLUMNS), ...table.map(text)].join('\n') + '\n';
+  return [text(header), ...table.map(text)].join('\n') + '\n';
 }

@@ -1,32 +1,26 @@
 /**
- * `herdr watch`: the fleet on the whole terminal, live. One subscription
- * drives it (states, agents, exit codes as their events arrive); after events
- * the lists are loaded again, at most once a second, for what events do not
- * carry (directories, messages, renumbered ids). Frames are drawn at most
+ * `herdr watch`: the fleet on the whole terminal, live, from one server or
+ * several (docs/remote.md). Each server is a HostFeed: one subscription drives
+ * it, lists are reloaded after events at most once a second, a lost server is
+ * shown and retried without holding the others. Frames are drawn at most
  * every 50 ms, and only the rows that fit, so 500 panes cost what 40 do.
- * Enter attaches to the selected pane; detaching comes back here.
+ * Enter attaches to the selected pane (on its own server); detaching comes
+ * back here.
  */
-import { LIFECYCLE_KINDS, type SubscriptionSpec } from '../../protocol/methods.js';
-import { DEFAULT_DETACH_KEY, attach, type AttachEnd } from '../attach/attach.js';
-import { HerdrClient, type Subscription } from '../client.js';
 import { resolveKey } from '../../protocol/keys.js';
+import type { AgentState } from '../../protocol/objects.js';
+import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
+import { HostFeed } from '../fleet/host-feed.js';
 import type { Dialer } from '../transport.js';
-import { Fleet, type FleetRow } from './fleet.js';
+import { type FleetRow, compareRows } from './fleet.js';
 import { COLUMNS, cells, line, widths } from './table.js';
 
 const FRAME_MS = 50;
-const RELOAD_MS = 1000;
 /** The FOR column counts up even when nothing happens. */
 const CLOCK_MS = 1000;
 
 const ENTER_SCREEN = '\x1b[?1049h\x1b[?25l';
 const LEAVE_SCREEN = '\x1b[0m\x1b[?25h\x1b[?1049l';
-
-export const WATCH_SUBSCRIPTIONS: SubscriptionSpec[] = [
-  ...LIFECYCLE_KINDS.map((type) => ({ type })),
-  { type: 'pane.agent_state_changed' },
-  { type: 'pane.command_finished' },
-];
 
 type Key = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'enter' | 'quit';
 const KEYS: Array<[string, Key]> = [
@@ -56,21 +50,25 @@ export function parseKeys(input: string): Key[] {
   return keys;
 }
 
-export interface WatchOptions {
+export interface WatchTarget {
+  /** undefined: the local server. */
+  host: string | undefined;
   dialer: Dialer;
+}
+
+export interface WatchOptions {
+  /** The servers shown together (several: a host column in the ids, docs/remote.md). */
+  targets: WatchTarget[];
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
 }
 
 export class WatchView {
-  private readonly fleet = new Fleet();
-  private readonly client: HerdrClient;
-  private subscription: Subscription | undefined;
+  private readonly feeds: HostFeed[];
+  /** The selected row: its host and stable id. */
   private selected: string | undefined;
   private top = 0;
   private frameTimer: NodeJS.Timeout | undefined;
-  private reloadTimer: NodeJS.Timeout | undefined;
-  private lastReload = 0;
   private clock: NodeJS.Timeout | undefined;
   /** While attached, the terminal belongs to the attach. */
   private attached = false;
@@ -78,51 +76,33 @@ export class WatchView {
   private readonly home = process.env.HOME ?? '';
 
   constructor(private readonly options: WatchOptions) {
-    this.client = new HerdrClient({ dialer: options.dialer });
+    this.feeds = options.targets.map((target) => new HostFeed(target.host, target.dialer, { changed: () => this.drawSoon() }));
   }
 
-  /** Runs until `q`; resolves with the exit code (1 when the server went away). */
+  /** Runs until `q`; resolves with the exit code. */
   async run(): Promise<number> {
-    // Subscribed before the lists are read: nothing that happens in between is missed.
-    this.subscription = await this.client.subscribe(WATCH_SUBSCRIPTIONS, { id: 'cli:watch' });
-    await this.reload();
     const done = new Promise<number>((resolve) => (this.finish = resolve));
+    for (const feed of this.feeds) feed.start();
     this.takeTerminal();
     this.clock = setInterval(() => this.drawSoon(), CLOCK_MS);
-    void this.follow(this.subscription);
     const code = await done;
     this.releaseTerminal();
     clearInterval(this.clock);
     clearTimeout(this.frameTimer);
-    clearTimeout(this.reloadTimer);
-    this.subscription.close();
-    this.client.close();
+    for (const feed of this.feeds) feed.stop();
     return code;
   }
 
-  private async follow(subscription: Subscription): Promise<void> {
-    for await (const event of subscription) {
-      const effect = this.fleet.apply(event, Date.now());
-      if (effect.changed) this.drawSoon();
-      if (effect.reload) this.reloadSoon();
-    }
-    this.quit(1, 'herdr: the server went away');
+  private get qualify(): boolean {
+    return this.feeds.length > 1;
   }
 
-  private async reload(): Promise<void> {
-    this.lastReload = Date.now();
-    const [{ workspaces }, { panes }] = await Promise.all([this.client.workspace.list(), this.client.pane.list()]);
-    this.fleet.load(workspaces, panes);
-    this.drawSoon();
+  private rows(): FleetRow[] {
+    return this.feeds.flatMap((feed) => feed.fleet.rows()).sort(compareRows);
   }
 
-  private reloadSoon(): void {
-    if (this.reloadTimer) return;
-    const wait = Math.max(0, this.lastReload + RELOAD_MS - Date.now());
-    this.reloadTimer = setTimeout(() => {
-      this.reloadTimer = undefined;
-      this.reload().catch(() => this.quit(1, 'herdr: the server went away'));
-    }, wait);
+  private keyOf(row: FleetRow): string {
+    return `${row.host ?? ''}|${row.stableId}`;
   }
 
   private drawSoon(): void {
@@ -158,17 +138,13 @@ export class WatchView {
     output.write(LEAVE_SCREEN);
   }
 
-  private quit(code: number, message?: string): void {
-    if (message) process.stderr.write(`${message}\n`);
-    this.finish?.(code);
-  }
-
   private press(key: Key): void {
-    const rows = this.fleet.rows();
-    const index = Math.max(0, rows.findIndex((row) => row.stableId === this.selected));
+    const rows = this.rows();
+    const index = Math.max(0, rows.findIndex((row) => this.keyOf(row) === this.selected));
     const page = Math.max(1, this.bodyRows());
     const move = (to: number) => {
-      this.selected = rows[Math.max(0, Math.min(rows.length - 1, to))]?.stableId;
+      const row = rows[Math.max(0, Math.min(rows.length - 1, to))];
+      this.selected = row ? this.keyOf(row) : undefined;
       this.draw();
     };
     switch (key) {
@@ -179,18 +155,18 @@ export class WatchView {
       case 'home': return move(0);
       case 'end': return move(rows.length - 1);
       case 'enter': return void this.attachTo(rows[index]);
-      case 'quit': return this.quit(0);
+      case 'quit': return this.finish?.(0);
     }
   }
 
   private async attachTo(row: FleetRow | undefined): Promise<void> {
-    if (!row || this.attached) return;
+    const feed = row && this.feeds.find((candidate) => candidate.host === row.host);
+    if (!row || !feed || this.attached) return;
     this.attached = true;
     this.releaseTerminal();
-    let end: AttachEnd | undefined;
     try {
-      end = await attach({
-        dialer: this.options.dialer,
+      await attach({
+        dialer: feed.dialer,
         paneId: row.stableId,
         readOnly: false,
         detachBytes: resolveKey(DEFAULT_DETACH_KEY)?.normal ?? '\x1c',
@@ -202,12 +178,21 @@ export class WatchView {
       // The pane went away between the frame and the key: back to the view, which will show it gone.
     }
     this.attached = false;
-    if (end?.reason === 'exited') this.reloadSoon();
     this.takeTerminal();
   }
 
   private bodyRows(): number {
-    return (this.options.output.rows ?? 24) - 3;
+    return (this.options.output.rows ?? 24) - 3 - this.notices().length;
+  }
+
+  /** One line for each server that is not live. */
+  private notices(): string[] {
+    return this.feeds.flatMap((feed) => {
+      const name = feed.host ?? 'local server';
+      if (feed.status.kind === 'unreachable') return [`${name}: unreachable (${feed.status.message}); retrying`];
+      if (feed.status.kind === 'connecting') return [`${name}: connecting…`];
+      return [];
+    });
   }
 
   private draw(): void {
@@ -215,31 +200,37 @@ export class WatchView {
     const { output } = this.options;
     const cols = output.columns ?? 80;
     const now = Date.now();
-    const rows = this.fleet.rows();
-    let index = rows.findIndex((row) => row.stableId === this.selected);
+    const rows = this.rows();
+    let index = rows.findIndex((row) => this.keyOf(row) === this.selected);
     if (index === -1) {
       index = 0;
-      this.selected = rows[0]?.stableId;
+      this.selected = rows[0] ? this.keyOf(rows[0]) : undefined;
     }
+    const notices = this.notices();
     const body = Math.max(1, this.bodyRows());
     if (index < this.top) this.top = index;
     if (index >= this.top + body) this.top = index - body + 1;
     this.top = Math.max(0, Math.min(this.top, Math.max(0, rows.length - body)));
     const visible = rows.slice(this.top, this.top + body);
-    const table = visible.map((row) => cells(row, now, this.home));
+    const table = visible.map((row) => cells(row, now, this.home, this.qualify));
     const columnWidths = widths(table, cols);
-    const counts = this.fleet.counts();
-    const title = `herdr watch · ${rows.length} panes in ${this.fleet.workspaceCount} workspaces · ` +
+    const counts: Record<AgentState, number> = { blocked: 0, idle: 0, working: 0, unknown: 0 };
+    for (const row of rows) counts[row.state]++;
+    const workspaces = this.feeds.reduce((sum, feed) => sum + feed.fleet.workspaceCount, 0);
+    const hosts = this.qualify ? ` on ${this.feeds.length} servers` : '';
+    const title = `herdr watch · ${rows.length} panes in ${workspaces} workspaces${hosts} · ` +
       `${counts.blocked} blocked · ${counts.working} working · ${counts.idle} idle · ${counts.unknown} unknown`;
     const lines = [
       `\x1b[1m${clip(title, cols)}\x1b[0m`,
+      ...notices.map((notice) => `\x1b[31m${clip(notice, cols)}\x1b[0m`),
       `\x1b[2m${line([...COLUMNS], columnWidths, false)}\x1b[0m`,
       ...table.map((cellsOfRow, i) => {
         const text = line(cellsOfRow, columnWidths, true);
-        return visible[i]?.stableId === this.selected ? `\x1b[7m${text.replaceAll('\x1b[0m', '\x1b[0;7m')}\x1b[0m` : text;
+        const row = visible[i];
+        return row && this.keyOf(row) === this.selected ? `\x1b[7m${text.replaceAll('\x1b[0m', '\x1b[0;7m')}\x1b[0m` : text;
       }),
     ];
-    while (lines.length < body + 2) lines.push('');
+    while (lines.length < body + 2 + notices.length) lines.push('');
     const help = rows.length === 0 ? 'no panes yet · q quit' : '↑↓ select · Enter attach (Ctrl-\\ detaches) · q quit';
     lines.push(`\x1b[2m${clip(help, cols)}\x1b[0m`);
     output.write(`\x1b[H${lines.map((text) => `${text}\x1b[K`).join('\r\n')}\x1b[J`);

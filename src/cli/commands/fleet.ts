@@ -1,0 +1,68 @@
+/**
+ * `herdr fleet list` and `herdr fleet events` (docs/remote.md): the panes of
+ * several servers in one table, and their events merged into one stream,
+ * each line tagged with its host and resumed with `since` after a drop.
+ */
+import type { Command } from 'commander';
+import { HerdrClient } from '../client.js';
+import { EXIT } from '../exit-codes.js';
+import { HostFeed } from '../fleet/host-feed.js';
+import { printJson } from '../output.js';
+import { Fleet, compareRows } from '../watch/fleet.js';
+import { plainTable } from '../watch/table.js';
+import { type FleetFlags, type FleetTarget, fleetOptions, fleetTargets } from './fleet-targets.js';
+
+/** The table once (`watch --once`, `fleet list`); an unreachable server is one line on stderr and exit 1, after the others' rows. */
+export async function printFleetTable(targets: FleetTarget[], hosts: boolean): Promise<number> {
+  const results = await Promise.all(
+    targets.map(async (target) => {
+      const client = new HerdrClient({ dialer: target.dialer, keepAlive: false });
+      try {
+        const [{ workspaces }, { panes }] = await Promise.all([client.workspace.list(), client.pane.list()]);
+        const fleet = new Fleet(target.host);
+        fleet.load(workspaces, panes);
+        return { rows: fleet.rows() };
+      } catch (error) {
+        return { error: `${target.host ?? 'local server'}: unreachable (${error instanceof Error ? error.message : String(error)})` };
+      }
+    }),
+  );
+  const rows = results.flatMap((result) => result.rows ?? []).sort(compareRows);
+  process.stdout.write(plainTable(rows, Date.now(), process.env.HOME ?? '', hosts));
+  const failures = results.flatMap((result) => (result.error ? [result.error] : []));
+  for (const failure of failures) process.stderr.write(`herdr: ${failure}\n`);
+  return failures.length > 0 ? EXIT.failure : EXIT.ok;
+}
+
+export function addFleetCommands(program: Command): void {
+  const fleet = program.command('fleet').description('the panes and events of several servers at once (local and over ssh)');
+
+  fleetOptions(fleet.command('list').description('every pane of every server, in one table with a HOST column')).action(
+    async (flags: FleetFlags) => process.exit(await printFleetTable(fleetTargets(flags), true)),
+  );
+
+  fleetOptions(
+    fleet.command('events').description('the lifecycle, state and command events of every server, merged; one JSON line each, with its host'),
+  ).action((flags: FleetFlags) => {
+    // Each status is told once, when it begins.
+    const told = new WeakSet<object>();
+    const feeds = fleetTargets(flags).map(
+      (target) =>
+        new HostFeed(target.host, target.dialer, {
+          changed: (feed) => {
+            if (feed.status.kind !== 'unreachable' || told.has(feed.status)) return;
+            told.add(feed.status);
+            process.stderr.write(`herdr: ${feed.host ?? 'local server'}: unreachable (${feed.status.message}); retrying\n`);
+          },
+          event: (feed, line) => printJson({ host: feed.host ?? 'local', ...line }),
+        }),
+    );
+    for (const feed of feeds) feed.start();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.on(signal, () => {
+        for (const feed of feeds) feed.stop();
+        process.exit(EXIT.ok);
+      });
+    }
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * One server of a fleet view (docs/remote.md): its panes, kept current by one
+ * event subscription (the lists are read after it is acknowledged, so nothing
+ * in between is missed). When the connection drops, the feed says so and
+ * subscribes again with `since` the last seq it handed on, so no event is
+ * lost or repeated; a server that cannot be reached is retried with backoff
+ * (1 s, doubling to 30 s). Feeds do not wait on each other.
+ */
+import type { TypedEventLine } from '../../protocol/events.js';
+import { LIFECYCLE_KINDS, type SubscriptionSpec } from '../../protocol/methods.js';
+import { HerdrClient, HerdrError, type Subscription } from '../client.js';
+import type { Dialer } from '../transport.js';
+import { Fleet } from '../watch/fleet.js';
+
+export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [
+  ...LIFECYCLE_KINDS.map((type) => ({ type })),
+  { type: 'pane.agent_state_changed' },
+  { type: 'pane.command_finished' },
+];
+
+const RELOAD_MS = 1000;
+const FIRST_RETRY_MS = 1000;
+const MAX_RETRY_MS = 30_000;
+
+export type FeedStatus =
+  | { kind: 'connecting' }
+  | { kind: 'live' }
+  | { kind: 'unreachable'; message: string };
+
+export interface FeedListener {
+  /** The picture changed (rows, or the feed's status). */
+  changed(feed: HostFeed): void;
+  /** An event line, as it arrived (each once). */
+  event?(feed: HostFeed, line: TypedEventLine): void;
+}
+
+export class HostFeed {
+  readonly fleet = new Fleet();
+  status: FeedStatus = { kind: 'connecting' };
+  /** The seq of the last event handed on: where a new subscription resumes. */
+  lastSeq: number | undefined;
+  readonly client: HerdrClient;
+  private subscription: Subscription | undefined;
+  private retryMs = FIRST_RETRY_MS;
+  private retry: NodeJS.Timeout | undefined;
+  private reloadTimer: NodeJS.Timeout | undefined;
+  private lastReload = 0;
+  private stopped = false;
+
+  /** `host` undefined: the local server. */
+  constructor(
+    readonly host: string | undefined,
+    readonly dialer: Dialer,
+    private readonly listener: FeedListener,
+  ) {
+    this.client = new HerdrClient({ dialer });
+  }
+
+  start(): void {
+    void this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    clearTimeout(this.reloadTimer);
+    this.subscription?.close();
+    this.client.close();
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    let subscription: Subscription | undefined;
+    try {
+      const options = this.lastSeq === undefined ? { id: 'cli:fleet' } : { id: 'cli:fleet', since: this.lastSeq };
+      subscription = await this.client.subscribe(FLEET_SUBSCRIPTIONS, options);
+      await this.reload();
+    } catch (error) {
+      subscription?.close();
+      if (error instanceof HerdrError && error.code === 'events_lost') {
+        // Gone too long: what it missed is no longer kept. Start over from the lists.
+        this.lastSeq = undefined;
+        return this.connect();
+      }
+      return this.unreachable(error instanceof Error ? error.message : String(error));
+    }
+    if (this.stopped) return subscription.close();
+    this.subscription = subscription;
+    this.retryMs = FIRST_RETRY_MS;
+    this.setStatus({ kind: 'live' });
+    for await (const line of subscription) {
+      if (typeof line.seq === 'number') this.lastSeq = line.seq;
+      this.listener.event?.(this, line);
+      const effect = this.fleet.apply(line, Date.now());
+      if (effect.changed) this.listener.changed(this);
+      if (effect.reload) this.reloadSoon();
+    }
+    if (!this.stopped) this.unreachable('the connection was lost');
+  }
+
+  private unreachable(message: string): void {
+    if (this.stopped) return;
+    this.setStatus({ kind: 'unreachable', message });
+    this.retry = setTimeout(() => void this.connect(), this.retryMs);
+    this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
+  }
+
+  private setStatus(status: FeedStatus): void {
+    this.status = status;
+    this.listener.changed(this);
+  }
+
+  private async reload(): Promise<void> {
+    this.lastReload = Date.now();
+    const [{ workspaces }, { panes }] = await Promise.all([this.client.workspace.list(), this.client.pane.list()]);
+    this.fleet.load(workspaces, panes);
+    this.listener.changed(this);
+  }
+
+  private reloadSoon(): void {
+    if (this.reloadTimer) return;
+    const wait = Math.max(0, this.lastReload + RELOAD_MS - Date.now());
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      // A failed reload means the connection went: the subscription's end says so.
+      this.reload().catch(() => undefined);
+    }, wait);
+  }
+}
