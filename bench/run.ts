@@ -24,6 +24,7 @@ import { hooksScenario } from './scenarios/hooks.js';
 import { responsivenessScenario } from './scenarios/responsiveness.js';
 import { roundTripScenario } from './scenarios/round-trip.js';
 import { scaleScenario } from './scenarios/scale.js';
+import { remoteScenario } from './scenarios/remote.js';
 import { snapshotScenario } from './scenarios/snapshot.js';
 import { streamScenario } from './scenarios/stream.js';
 import { watchScenario } from './scenarios/watch.js';
@@ -42,6 +43,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'stream', run: streamScenario },
   { id: 'watch', run: watchScenario },
   { id: 'snapshot', run: snapshotScenario },
+  { id: 'remote', run: remoteScenario },
   { id: 'agents', quick: false, run: agentsScenario },
 ];
 

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { HerdrClient } from '../src/cli/client.js';
 import { childrenNamed } from './helpers/proc.js';
 import { type TestServer, HERDR_BIN, eventually, promptShown, startServer } from './helpers/server.js';
-import { type TestSshd, sshdMissing, startSshd } from './helpers/sshd.js';
+import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
 
 const run = promisify(execFile);
 const missing = sshdMissing();

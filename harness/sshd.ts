@@ -1,5 +1,5 @@
 /**
- * A real OpenSSH server for the remote tests: Debian's sshd on 127.0.0.1 at a
+ * A real OpenSSH server for the remote tests and the bench: Debian's sshd on 127.0.0.1 at a
  * free high port, with a host key and a client key made for the run and the
  * current user authorized. The key's forced command puts a `herdr` (this
  * checkout's CLI) on the PATH and the "remote" server's socket in
@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import { eventually } from '../../harness/poll.js';
-import { HERDR_BIN, tempDir } from '../../harness/server.js';
+import { eventually } from './poll.js';
+import { HERDR_BIN, tempDir } from './server.js';
 
 export const SSHD = '/usr/sbin/sshd';
 
