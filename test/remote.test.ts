@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { HerdrClient } from '../src/cli/client.js';
 import { childrenNamed } from './helpers/proc.js';
+import { CliTerminal } from './helpers/terminal.js';
 import { type TestServer, HERDR_BIN, eventually, promptShown, startServer } from './helpers/server.js';
 import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
 
@@ -112,6 +113,35 @@ describe('remote servers over ssh', { skip: missing }, () => {
       assert.deepEqual(labels(), ['ev-0', 'ev-1', 'ev-2', 'ev-3', 'ev-4', 'ev-5', 'ev-6']);
     } finally {
       events.kill();
+    }
+  });
+
+  it('watches local and remote servers in one view, and attaches to a remote pane over ssh', async () => {
+    const local = await startServer();
+    const { workspace } = await remote.call('workspace.create', { label: 'remote-watch' });
+    const remotePane = `${workspace.workspace_id}-1`;
+    await promptShown(remote, remotePane);
+    const terminal = new CliTerminal(['watch', '--socket', local.socketPath, '--host', sshd.host, '--ssh-command', sshd.sshCommand], { cwd: local.dir, cols: 140, rows: 30 });
+    try {
+      await local.call('workspace.create', { label: 'local-watch' });
+      // Both servers' rows first; then End selects the newest remote workspace, the last row (same state, the remote host after the local one).
+      await terminal.screenMatches(new RegExp(`^${sshd.host} +${sshd.host}/${remotePane} +${workspace.workspace_id} remote-watch `, 'm'));
+      const screen = await terminal.screenMatches(/^local +1-1 +1 local-watch /m);
+      assert.match(screen, / on 2 servers · /);
+      assert.match(screen, /^HOST +PANE +WORKSPACE +AGENT +STATE/m);
+      terminal.type('\x1b[F\r'); // End, Enter: attach to it, over ssh
+      await terminal.screenMatches(/^\$ /m);
+      terminal.type('echo attached-over-ssh\r');
+      await terminal.screenMatches(/^attached-over-ssh$/m);
+      terminal.type('\x1c');
+      await terminal.screenMatches(/ on 2 servers · /);
+      terminal.type('q');
+      assert.equal(await terminal.exited, 0);
+      assert.match((await remote.call('pane.read', { pane_id: remotePane, source: 'recent' })).read.text, /^attached-over-ssh$/m);
+      assert.doesNotMatch((await local.call('pane.read', { pane_id: '1-1', source: 'recent' })).read.text, /attached-over-ssh/);
+    } finally {
+      terminal.kill();
+      await local.stop();
     }
   });
 

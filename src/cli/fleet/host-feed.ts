@@ -35,7 +35,7 @@ export interface FeedListener {
 }
 
 export class HostFeed {
-  readonly fleet = new Fleet();
+  readonly fleet: Fleet;
   status: FeedStatus = { kind: 'connecting' };
   /** The seq of the last event handed on: where a new subscription resumes. */
   lastSeq: number | undefined;
@@ -54,6 +54,7 @@ export class HostFeed {
     private readonly listener: FeedListener,
   ) {
     this.client = new HerdrClient({ dialer });
+    this.fleet = new Fleet(host);
   }
 
   start(): void {

@@ -4,7 +4,17 @@ import type { FleetRow } from './fleet.js';
 
 export const COLUMNS = ['PANE', 'WORKSPACE', 'AGENT', 'STATE', 'FOR', 'EXIT', 'DIRECTORY', 'MESSAGE'] as const;
 /** Most a column takes on a terminal (the last one takes what is left). */
-const MAX_WIDTH = [10, 18, 12, 7, 6, 4, 40, Number.POSITIVE_INFINITY];
+const MAX_WIDTH: Record<string, number> = { HOST: 16, PANE: 24, WORKSPACE: 18, AGENT: 12, STATE: 7, FOR: 6, EXIT: 4, DIRECTORY: 40 };
+
+/** The columns shown: with a HOST column first when several servers are shown together. */
+export function header(hosts: boolean): string[] {
+  return hosts ? ['HOST', ...COLUMNS] : [...COLUMNS];
+}
+
+/** A row's cells under `header(hosts)`: with hosts, the host first and remote ids qualified. */
+export function rowCells(row: FleetRow, now: number, home: string, hosts: boolean): string[] {
+  return hosts ? [row.host ?? 'local', ...cells(row, now, home, true)] : cells(row, now, home);
+}
 
 const STATE_COLOUR: Record<AgentState, string> = { blocked: '\x1b[1;31m', working: '\x1b[33m', idle: '\x1b[32m', unknown: '\x1b[2m' };
 const RESET = '\x1b[0m';
@@ -52,20 +62,20 @@ function fit(text: string, width: number): string {
 }
 
 /** Column widths for these rows on a terminal `cols` wide: each as wide as its content, capped, the last filling the rest. */
-export function widths(table: string[][], cols: number): number[] {
-  const result = COLUMNS.map((name, i) => Math.min(MAX_WIDTH[i] ?? 0, Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length))));
+export function widths(table: string[][], cols: number, head: readonly string[]): number[] {
+  const result = head.map((name, i) => Math.min(MAX_WIDTH[name] ?? 0, Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length))));
   const used = result.slice(0, -1).reduce((sum, w) => sum + w + 2, 0);
   result[result.length - 1] = Math.max(0, cols - used);
   return result;
 }
 
-/** A row as one line of a terminal: fitted cells, the state coloured. */
-export function line(row: string[], columnWidths: number[], colour: boolean): string {
+/** A row as one line of a terminal: fitted cells, the state (in column `stateColumn`) coloured. */
+export function line(row: readonly string[], columnWidths: number[], stateColumn: number | undefined): string {
   return row
     .map((cell, i) => {
       const text = fit(cell, columnWidths[i] ?? 0);
       const state = cell as AgentState;
-      return colour && i === 3 && STATE_COLOUR[state] ? `${STATE_COLOUR[state]}${text}${RESET}` : text;
+      return i === stateColumn && STATE_COLOUR[state] ? `${STATE_COLOUR[state]}${text}${RESET}` : text;
     })
     .join('  ')
     .trimEnd();
@@ -77,10 +87,10 @@ export function line(row: string[], columnWidths: number[], colour: boolean): st
  * remote ids qualified.
  */
 export function plainTable(rows: FleetRow[], now: number, home: string, hosts = false): string {
-  const header: readonly string[] = hosts ? ['HOST', ...COLUMNS] : COLUMNS;
-  const table = rows.map((row) => (hosts ? [row.host ?? 'local', ...cells(row, now, home, true)] : cells(row, now, home)));
-  const columnWidths = header.map((name, i) => Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length)));
+  const head = header(hosts);
+  const table = rows.map((row) => rowCells(row, now, home, hosts));
+  const columnWidths = head.map((name, i) => Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length)));
   const text = (cellsOfRow: readonly string[]) =>
     cellsOfRow.map((cell, i) => (i === cellsOfRow.length - 1 ? cell : fit(cell, columnWidths[i] ?? 0))).join('  ').trimEnd();
-  return [text(header), ...table.map(text)].join('\n') + '\n';
+  return [text(head), ...table.map(text)].join('\n') + '\n';
 }

@@ -13,7 +13,7 @@ import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
 import { HostFeed } from '../fleet/host-feed.js';
 import type { Dialer } from '../transport.js';
 import { type FleetRow, compareRows } from './fleet.js';
-import { COLUMNS, cells, line, widths } from './table.js';
+import { header, line, rowCells, widths } from './table.js';
 
 const FRAME_MS = 50;
 /** The FOR column counts up even when nothing happens. */
@@ -212,8 +212,10 @@ export class WatchView {
     if (index >= this.top + body) this.top = index - body + 1;
     this.top = Math.max(0, Math.min(this.top, Math.max(0, rows.length - body)));
     const visible = rows.slice(this.top, this.top + body);
-    const table = visible.map((row) => cells(row, now, this.home, this.qualify));
-    const columnWidths = widths(table, cols);
+    const head = header(this.qualify);
+    const table = visible.map((row) => rowCells(row, now, this.home, this.qualify));
+    const columnWidths = widths(table, cols, head);
+    const stateColumn = head.indexOf('STATE');
     const counts: Record<AgentState, number> = { blocked: 0, idle: 0, working: 0, unknown: 0 };
     for (const row of rows) counts[row.state]++;
     const workspaces = this.feeds.reduce((sum, feed) => sum + feed.fleet.workspaceCount, 0);
@@ -223,9 +225,9 @@ export class WatchView {
     const lines = [
       `\x1b[1m${clip(title, cols)}\x1b[0m`,
       ...notices.map((notice) => `\x1b[31m${clip(notice, cols)}\x1b[0m`),
-      `\x1b[2m${line([...COLUMNS], columnWidths, false)}\x1b[0m`,
+      `\x1b[2m${line(head, columnWidths, undefined)}\x1b[0m`,
       ...table.map((cellsOfRow, i) => {
-        const text = line(cellsOfRow, columnWidths, true);
+        const text = line(cellsOfRow, columnWidths, stateColumn);
         const row = visible[i];
         return row && this.keyOf(row) === this.selected ? `\x1b[7m${text.replaceAll('\x1b[0m', '\x1b[0;7m')}\x1b[0m` : text;
       }),
