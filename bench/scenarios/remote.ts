@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { HerdrClient } from '../../src/cli/client.js';
-import { sshDialer } from '../../src/cli/transport.js';
+import { sshArgv, sshDialer } from '../../src/cli/transport.js';
 import { sshdMissing, startSshd } from '../../harness/sshd.js';
 import { startServer } from '../../harness/server.js';
 import { percentile } from '../measure.js';
@@ -16,7 +16,7 @@ import { type BenchContext, sampleMs, sized } from './context.js';
 
 /** Round trips of a line through `ssh host cat`: the transport's floor. */
 async function sshEchoMs(sshCommand: string, host: string, samples: number): Promise<number[]> {
-  const [program = 'ssh', ...flags] = sshCommand.split(/\s+/);
+  const [program = 'ssh', ...flags] = sshArgv(sshCommand);
   const child = spawn(program, [...flags, host, 'cat'], { stdio: ['pipe', 'pipe', 'ignore'] });
   const lines = createInterface({ input: child.stdout });
   const next = () => new Promise<void>((resolve) => lines.once('line', () => resolve()));

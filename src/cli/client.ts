@@ -16,7 +16,7 @@ import { resolveSocketPath } from '../protocol/socket-path.js';
 import { type MethodGroup, methodGroup } from './method-groups.js';
 import { PaneOutputStream } from './pane-output-stream.js';
 import { Subscription } from './subscription.js';
-import { type Dialer, type TargetOptions, dialerFor, socketDialer } from './transport.js';
+import { type Dialer, type TargetOptions, asDialer, dialerFor } from './transport.js';
 import { ConnectionError, HerdrError, jsonLine, lineReader } from './wire.js';
 
 export { ConnectionError, HerdrError, lineReader, PaneOutputStream, Subscription };
@@ -65,6 +65,7 @@ export class HerdrConnection {
   private readonly pending = new Map<string, { resolve(r: ResponseEnvelope): void; reject(e: Error): void }>();
   private nextId = 1;
   private closedError: Error | undefined;
+  private readonly closedListeners: Array<() => void> = [];
 
   private constructor(
     private readonly socket: Duplex,
@@ -77,7 +78,7 @@ export class HerdrConnection {
 
   /** A kept-alive connection to the local socket (a path), or through `dialer`. */
   static async open(target: string | Dialer = resolveSocketPath()): Promise<HerdrConnection> {
-    const dialer = typeof target === 'string' ? socketDialer(target) : target;
+    const dialer = asDialer(target);
     return new HerdrConnection(await dialer.dial(), dialer.where);
   }
 
@@ -101,9 +102,10 @@ export class HerdrConnection {
     this.socket.end();
   }
 
-  /** The connection is gone (the server closed it, or ssh ended): requests on it fail. */
-  get isClosed(): boolean {
-    return this.closedError !== undefined;
+  /** Calls back once the connection is gone (the server closed it, or ssh ended): requests on it fail from then on. */
+  onClosed(listener: () => void): void {
+    if (this.closedError) listener();
+    else this.closedListeners.push(listener);
   }
 
   private receive(line: string): void {
@@ -123,6 +125,7 @@ export class HerdrConnection {
     this.closedError ??= error;
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
+    for (const listener of this.closedListeners.splice(0)) listener();
   }
 }
 
@@ -173,16 +176,25 @@ export class HerdrClient {
 
   async call<M extends MethodName>(method: M, params: MethodInput<M>): Promise<MethodResults[M]> {
     if (!this.keepAlive) return call(method, params, { dialer: this.dialer });
-    // A connection known to be gone is replaced before the request, not after it failed.
-    const cached = this.connection;
-    if (cached && (await cached.catch(() => undefined))?.isClosed !== false && this.connection === cached) this.connection = undefined;
-    const opening = (this.connection ??= HerdrConnection.open(this.dialer));
-    try {
-      return await (await opening).call(method, params);
-    } catch (error) {
-      if (error instanceof ConnectionError && this.connection === opening) this.connection = undefined;
-      throw error;
-    }
+    return (await (this.connection ??= this.connect())).call(method, params);
+  }
+
+  /** The kept-alive connection; forgotten the moment it fails to open or closes, so the next call opens another. */
+  private connect(): Promise<HerdrConnection> {
+    const forget = () => {
+      if (this.connection === opening) this.connection = undefined;
+    };
+    const opening: Promise<HerdrConnection> = HerdrConnection.open(this.dialer).then(
+      (connection) => {
+        connection.onClosed(forget);
+        return connection;
+      },
+      (error: unknown) => {
+        forget();
+        throw error;
+      },
+    );
+    return opening;
   }
 
   /**

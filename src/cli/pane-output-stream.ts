@@ -1,7 +1,7 @@
 /** `pane.stream` on a connection of its own: the pane's screen, then its output, resizes, resyncs and exit. */
 import type { PaneStreamLine, PaneStreamStarted } from '../protocol/pane-stream.js';
 import { ServerStream } from './server-stream.js';
-import { type Dialer, socketDialer } from './transport.js';
+import { type Dialer, asDialer } from './transport.js';
 
 export class PaneOutputStream extends ServerStream<PaneStreamLine> {
   /** The ack: the pane's ids and size, and its screen as escape sequences when the stream began. */
@@ -9,7 +9,7 @@ export class PaneOutputStream extends ServerStream<PaneStreamLine> {
 
   static async open(target: string | Dialer, paneId: string, options: { id?: string } = {}): Promise<PaneOutputStream> {
     const request = { id: options.id ?? 'stream', method: 'pane.stream', params: { pane_id: paneId } };
-    const { stream, ack } = await ServerStream.connect<PaneStreamLine, PaneOutputStream>(typeof target === 'string' ? socketDialer(target) : target, request, (socket) => new PaneOutputStream(socket));
+    const { stream, ack } = await ServerStream.connect<PaneStreamLine, PaneOutputStream>(asDialer(target), request, (socket) => new PaneOutputStream(socket));
     stream.started = ack as PaneStreamStarted;
     return stream;
   }

@@ -2,7 +2,7 @@
 import type { TypedEventLine } from '../protocol/events.js';
 import type { SubscriptionSpec } from '../protocol/methods.js';
 import { ServerStream } from './server-stream.js';
-import { type Dialer, socketDialer } from './transport.js';
+import { type Dialer, asDialer } from './transport.js';
 
 export class Subscription extends ServerStream<TypedEventLine> {
   /** The seq of the last event handed out: pass it as `since` to resume after a lost connection. */
@@ -11,7 +11,7 @@ export class Subscription extends ServerStream<TypedEventLine> {
   static async open(target: string | Dialer, subscriptions: SubscriptionSpec[], options: { since?: number; id?: string } = {}): Promise<Subscription> {
     const { since, id = 'subscribe' } = options;
     const params = since === undefined ? { subscriptions } : { subscriptions, since };
-    const { stream } = await ServerStream.connect<TypedEventLine, Subscription>(typeof target === 'string' ? socketDialer(target) : target, { id, method: 'events.subscribe', params }, (socket) => new Subscription(socket));
+    const { stream } = await ServerStream.connect<TypedEventLine, Subscription>(asDialer(target), { id, method: 'events.subscribe', params }, (socket) => new Subscription(socket));
     return stream;
   }
 

@@ -39,6 +39,11 @@ export function dialerFor(options: TargetOptions = {}): Dialer {
   return socketDialer(options.socketPath ?? resolveSocketPath());
 }
 
+/** A socket path as its dialer; a dialer as itself. */
+export function asDialer(target: string | Dialer): Dialer {
+  return typeof target === 'string' ? socketDialer(target) : target;
+}
+
 export function socketDialer(socketPath: string): Dialer {
   return {
     where: `the server at ${socketPath}`,
@@ -55,7 +60,8 @@ export function socketDialer(socketPath: string): Dialer {
   };
 }
 
-function sshArgv(command: string | string[] | undefined): string[] {
+/** The ssh program and its flags: `command` split at spaces (no shell), or the default. */
+export function sshArgv(command: string | string[] | undefined): string[] {
   if (command === undefined) return DEFAULT_SSH_COMMAND;
   const words = typeof command === 'string' ? command.split(/\s+/).filter(Boolean) : command;
   if (words.length === 0) throw new ConnectionError('--ssh-command is empty');

@@ -41,8 +41,6 @@ export class PaneStream {
   private started = false;
   /** The pane ended before the ack went out: its last line follows the ack. */
   private finalLine: string | undefined;
-  /** Snapshots sent after the first (for stats and tests). */
-  resyncs = 0;
 
   constructor(
     readonly paneUid: number,
@@ -134,7 +132,6 @@ export class PaneStream {
           this.phase = 'behind';
           return this.resync();
         }
-        this.resyncs++;
         this.connection.sendRaw(this.owner.resyncLine(snapshot));
         this.goLive(snapshot.seq);
       },

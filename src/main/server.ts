@@ -21,7 +21,10 @@ import { Session, type SessionOptions } from './session.js';
 import { claimSocketPath, removeSocketFile, socketInode } from './socket-file.js';
 import { restoreAtStart } from './persistence/startup.js';
 
-export type ServerOptions = SessionOptions;
+export type ServerOptions = SessionOptions & {
+  /** Lines for the server's log (startup notes). */
+  log: (message: string) => void;
+};
 
 /** Requests that change nothing a session snapshot keeps; every other one asks for a snapshot round. */
 const READ_ONLY_METHODS = new Set(['ping', 'workspace.list', 'workspace.get', 'pane.list', 'pane.get', 'pane.read', 'pane.wait_for_output', 'events.subscribe', 'events.wait', 'pane.stream', 'server.stats']);

@@ -36,8 +36,6 @@ export interface SessionOptions {
   shards: ShardSettings;
   /** Where the session is kept between runs (docs/persistence.md); undefined: nothing is kept. */
   persistence: { paths: SessionPaths; restore: boolean; resumeAgents: boolean } | undefined;
-  /** Lines for the server's log (startup notes). */
-  log: (message: string) => void;
 }
 
 export interface SpawnRequest {

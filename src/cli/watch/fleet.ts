@@ -50,19 +50,9 @@ export class Fleet {
     panes.forEach((pane, index) => this.byPaneId.set(pane.pane_id, this.rowOf(pane, index)));
   }
 
-  get size(): number {
-    return this.byPaneId.size;
-  }
-
-  /** Rows in the order shown: by state (STATE_ORDER), then workspace, then layout. */
+  /** Rows in the order shown (compareRows). */
   rows(): FleetRow[] {
     return [...this.byPaneId.values()].sort(compareRows);
-  }
-
-  counts(): Record<AgentState, number> {
-    const counts: Record<AgentState, number> = { blocked: 0, idle: 0, working: 0, unknown: 0 };
-    for (const row of this.byPaneId.values()) counts[row.state]++;
-    return counts;
   }
 
   get workspaceCount(): number {
@@ -102,8 +92,6 @@ export class Fleet {
         for (const [id, row] of this.byPaneId) if (row.workspaceId === line.data.workspace_id) this.byPaneId.delete(id);
         this.labels.delete(line.data.workspace_id);
         return { changed: true, reload: true };
-      case 'subscription_overflow':
-        return { changed: false, reload: true };
       default:
         return { changed: false, reload: true };
     }
@@ -137,4 +125,11 @@ export function compareRows(a: FleetRow, b: FleetRow): number {
     a.workspaceNumber - b.workspaceNumber ||
     a.order - b.order
   );
+}
+
+/** How many rows are in each state (the view's title). */
+export function stateCounts(rows: readonly FleetRow[]): Record<AgentState, number> {
+  const counts: Record<AgentState, number> = { blocked: 0, idle: 0, working: 0, unknown: 0 };
+  for (const row of rows) counts[row.state]++;
+  return counts;
 }

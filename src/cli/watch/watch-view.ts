@@ -8,11 +8,10 @@
  * back here.
  */
 import { resolveKey } from '../../protocol/keys.js';
-import type { AgentState } from '../../protocol/objects.js';
 import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
 import { HostFeed } from '../fleet/host-feed.js';
 import type { Dialer } from '../transport.js';
-import { type FleetRow, compareRows } from './fleet.js';
+import { type FleetRow, compareRows, stateCounts } from './fleet.js';
 import { header, line, rowCells, widths } from './table.js';
 
 const FRAME_MS = 50;
@@ -216,8 +215,7 @@ export class WatchView {
     const table = visible.map((row) => rowCells(row, now, this.home, this.qualify));
     const columnWidths = widths(table, cols, head);
     const stateColumn = head.indexOf('STATE');
-    const counts: Record<AgentState, number> = { blocked: 0, idle: 0, working: 0, unknown: 0 };
-    for (const row of rows) counts[row.state]++;
+    const counts = stateCounts(rows);
     const workspaces = this.feeds.reduce((sum, feed) => sum + feed.fleet.workspaceCount, 0);
     const hosts = this.qualify ? ` on ${this.feeds.length} servers` : '';
     const title = `herdr watch · ${rows.length} panes in ${workspaces} workspaces${hosts} · ` +

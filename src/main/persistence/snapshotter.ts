@@ -38,7 +38,6 @@ export class Snapshotter {
   private pending = false;
   private stopped = false;
   last: SnapshotFigures | undefined;
-  failures = 0;
 
   constructor(
     private readonly source: SnapshotSource,
@@ -69,7 +68,6 @@ export class Snapshotter {
     this.pending = false;
     const running = this.write()
       .catch((error: unknown) => {
-        this.failures++;
         console.error(`herdr: the session snapshot was not written: ${error instanceof Error ? error.message : String(error)}`);
       })
       .finally(() => {
