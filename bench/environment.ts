@@ -7,6 +7,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TERMINAL_RESET } from './corpus/cells.js';
+import { type CorpusName, generateCorpus } from './corpus/corpora.js';
 
 export const SHELL = '/bin/sh';
 export const PROMPT = '$ ';
@@ -18,7 +20,7 @@ export const ROWS = 40;
 export class BenchEnvironment {
   readonly dir = mkdtempSync(join(tmpdir(), 'herdr-bench-'));
   readonly home = join(this.dir, 'home');
-  private readonly inputs = new Map<number, string>();
+  private readonly inputs = new Map<string, string>();
 
   constructor() {
     mkdirSync(this.home);
@@ -37,26 +39,16 @@ export class BenchEnvironment {
   }
 
   /**
-   * A file of `bytes` of 118-column lines of words (the same pseudo-random
-   * text every run), ending with END_MARK on a line of its own.
+   * A file of about `bytes` of corpus `corpus` (variant `variant`: the same
+   * bytes every run), then a terminal reset and END_MARK on a line of its own.
    */
-  floodInput(bytes: number): string {
-    const existing = this.inputs.get(bytes);
+  floodInput(bytes: number, corpus: CorpusName = 'plain', variant = 0): string {
+    const key = `${corpus}-${variant}-${bytes}`;
+    const existing = this.inputs.get(key);
     if (existing) return existing;
-    const words = 'agent pane shard build test error warning ok tool call diff patch review lint commit merge'.split(' ');
-    let seed = 7;
-    const lines: string[] = [];
-    for (let size = 0; size < bytes; size += 119) {
-      let line = '';
-      while (line.length < 118) {
-        seed = (seed * 1103515245 + 12345) % 2 ** 31;
-        line += `${words[seed % words.length]} `;
-      }
-      lines.push(line.slice(0, 118));
-    }
-    const path = join(this.dir, `flood-${bytes}.txt`);
-    writeFileSync(path, `${lines.join('\n')}\n${END_MARK}\n`);
-    this.inputs.set(bytes, path);
+    const path = join(this.dir, `flood-${key}.txt`);
+    writeFileSync(path, Buffer.concat([generateCorpus(corpus, bytes, variant), Buffer.from(`${TERMINAL_RESET}${END_MARK}\n`)]));
+    this.inputs.set(key, path);
     return path;
   }
 

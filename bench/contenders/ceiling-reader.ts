@@ -2,8 +2,8 @@
  * The machine's ceiling for the flood: node-pty reading the same shells'
  * `cat` output in worker threads (one per core, as our shards) and throwing
  * the bytes away: no emulator, no history. Run as a child process by
- * ceiling.ts: argv `<panes> <command line> <threads>`; prints `ready`, waits
- * for `go` on stdin, types the command into every shell, prints `done <bytes>`
+ * ceiling.ts: argv `<JSON list of one command line per pane> <threads>`;
+ * prints `ready`, waits for `go` on stdin, types each shell its command, prints `done <bytes>`
  * once every pane's stream showed the end mark.
  */
 import { createInterface } from 'node:readline';
@@ -12,11 +12,11 @@ import * as pty from 'node-pty';
 import { COLS, END_MARK, PROMPT, ROWS, SHELL } from '../environment.js';
 
 interface ReaderData {
-  panes: number;
-  command: string;
+  commands: string[];
 }
 
-function readerThread({ panes, command }: ReaderData): void {
+function readerThread({ commands }: ReaderData): void {
+  const panes = commands.length;
   const port = parentPort;
   if (!port) return;
   const terminals: pty.IPty[] = [];
@@ -52,7 +52,7 @@ function readerThread({ panes, command }: ReaderData): void {
   port.on('message', (message: string) => {
     if (message === 'go') {
       started = true;
-      for (const term of terminals) term.write(`${command}\r`);
+      terminals.forEach((term, i) => term.write(`${commands[i]}\r`));
     } else if (message === 'quit') {
       for (const term of terminals) term.kill('SIGKILL');
       setTimeout(() => process.exit(0), 100);
@@ -61,16 +61,17 @@ function readerThread({ panes, command }: ReaderData): void {
 }
 
 function coordinator(): void {
-  const [panesArg, command = '', threadsArg] = process.argv.slice(2);
-  const panes = Number(panesArg);
+  const [commandsArg = '[]', threadsArg] = process.argv.slice(2);
+  const commands = JSON.parse(commandsArg) as string[];
+  const panes = commands.length;
   const threads = Math.max(1, Math.min(Number(threadsArg), panes));
   const workers: Worker[] = [];
   let ready = 0;
   let done = 0;
   let bytes = 0;
   for (let t = 0; t < threads; t++) {
-    const share = Math.floor(panes / threads) + (t < panes % threads ? 1 : 0);
-    const worker = new Worker(new URL(import.meta.url), { workerData: { panes: share, command } satisfies ReaderData });
+    const share = commands.filter((_, i) => i % threads === t);
+    const worker = new Worker(new URL(import.meta.url), { workerData: { commands: share } satisfies ReaderData });
     worker.on('message', (message: string) => {
       if (message === 'ready' && ++ready === threads) process.stdout.write('ready\n');
       if (message.startsWith('done ')) {

@@ -18,10 +18,10 @@ export interface FloodRun {
 async function withReader<T>(
   environment: BenchEnvironment,
   panes: number,
-  command: string,
+  command: (index: number) => string,
   use: (reader: { child: ChildProcessByStdio<Writable, Readable, null>; next(prefix: string): Promise<string> }) => Promise<T>,
 ): Promise<T> {
-  const child = spawn(process.execPath, [READER, String(panes), command, String(availableParallelism())], {
+  const child = spawn(process.execPath, [READER, JSON.stringify(Array.from({ length: panes }, (_, i) => command(i))), String(availableParallelism())], {
     cwd: environment.dir,
     env: environment.env,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -55,9 +55,10 @@ async function withReader<T>(
   }
 }
 
-/** `panes` shells each `cat` `input`; from the moment they are typed until every stream showed the end mark. */
-export function ceilingFlood(environment: BenchEnvironment, panes: number, input: string): Promise<FloodRun> {
-  return withReader(environment, panes, `cat ${input}`, async ({ child, next }) => {
+/** `panes` shells each `cat` their input (pane i `input(i)`); from the moment they are typed until every stream showed the end mark. */
+export function ceilingFlood(environment: BenchEnvironment, panes: number, input: string | ((index: number) => string)): Promise<FloodRun> {
+  const inputOf = typeof input === 'string' ? () => input : input;
+  return withReader(environment, panes, (index) => `cat ${inputOf(index)}`, async ({ child, next }) => {
     const pid = child.pid ?? 0;
     const cpuBefore = cpuSeconds(pid);
     const start = performance.now();
@@ -70,7 +71,7 @@ export function ceilingFlood(environment: BenchEnvironment, panes: number, input
 
 /** `panes` shells of the ceiling reader run `command` (output without end) while `use` runs: the load the hosts' floods put on the machine, without a host. */
 export function underCeilingLoad<T>(environment: BenchEnvironment, panes: number, command: string, settleMs: number, use: () => Promise<T>): Promise<T> {
-  return withReader(environment, panes, command, async ({ child }) => {
+  return withReader(environment, panes, () => command, async ({ child }) => {
     child.stdin.write('go\n');
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     return use();

@@ -120,8 +120,9 @@ export class HerdrHost implements PaneHost {
     );
   }
 
-  async typeLine(panes: readonly string[], line: string): Promise<void> {
-    await Promise.all(panes.map((pane) => this.connection.call('pane.send_input', { pane_id: pane, text: line })));
+  async typeLine(panes: readonly string[], line: string | ((index: number) => string)): Promise<void> {
+    const lineOf = typeof line === 'string' ? () => line : line;
+    await Promise.all(panes.map((pane, i) => this.connection.call('pane.send_input', { pane_id: pane, text: lineOf(i) })));
   }
 
   async untilLine(panes: readonly string[], line: string, timeoutMs: number): Promise<void> {

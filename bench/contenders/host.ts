@@ -30,8 +30,8 @@ export interface PaneHost {
   readonly label: string;
   /** Creates `count` panes running the clean shell at 120×40; resolves when every prompt shows. */
   createPanes(count: number, command?: string): Promise<string[]>;
-  /** Types `line` and Enter into each pane. */
-  typeLine(panes: readonly string[], line: string): Promise<void>;
+  /** Types `line` (for the i-th pane, `line(i)` when a function) and Enter into each pane. */
+  typeLine(panes: readonly string[], line: string | ((index: number) => string)): Promise<void>;
   /**
    * Resolves once every pane shows a line that is exactly `line` among its
    * last rows; call before typing what prints it (a line already there counts).

@@ -105,8 +105,9 @@ export class TmuxHost implements PaneHost {
     return panes;
   }
 
-  async typeLine(panes: readonly string[], line: string): Promise<void> {
-    await this.chained(panes.map((pane) => ['send-keys', '-t', pane, '-l', line, ';', 'send-keys', '-t', pane, 'Enter']));
+  async typeLine(panes: readonly string[], line: string | ((index: number) => string)): Promise<void> {
+    const lineOf = typeof line === 'string' ? () => line : line;
+    await this.chained(panes.map((pane, i) => ['send-keys', '-t', pane, '-l', lineOf(i), ';', 'send-keys', '-t', pane, 'Enter']));
   }
 
   /** The last `rows` non-blank screen rows of each pane, by pane (one client invocation per BATCH panes). */

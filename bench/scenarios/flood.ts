@@ -1,31 +1,75 @@
 /**
- * Flood: N panes each `cat` the same generated file of 118-column text; a run
- * ends when every pane's last line (a mark echoed after the file) is readable (herdr: `pane.wait_for_output`,
- * so matchers are on; tmux: batched `capture-pane` every 50 ms). Aggregate
- * MB/s and the server's CPU seconds per MB, for each host and the raw PTY
- * ceiling, interleaved.
+ * Flood: N panes each `cat` a corpus (bench/corpus: plain lines, agent TUIs,
+ * streamed answers, recorded agents), every pane one of a few variants. A
+ * pane's command marks itself done after the output (done-files.ts), so no
+ * contender pays for being polled; herdr's end also needs the last line
+ * parsed (`pane.wait_for_output`). Each corpus starts on freshly started
+ * hosts: the first flood is the cold figure, the repetitions after it warm.
+ * Aggregate MB/s and the server's CPU seconds per MB; the raw PTY ceiling
+ * reads the same panes' output and discards it.
  */
 import { statSync } from 'node:fs';
 import { ceilingFlood } from '../contenders/ceiling.js';
 import type { PaneHost } from '../contenders/host.js';
+import { CORPUS_LABELS, CORPUS_NAMES, type CorpusName, corpusAvailable } from '../corpus/corpora.js';
+import { doneFiles } from '../done-files.js';
+import type { BenchEnvironment } from '../environment.js';
 import { MB } from '../measure.js';
-import { type ContenderName, type ScenarioResult, measured, ratioTarget } from '../report/results.js';
+import { type ContenderName, type Metric, type ScenarioResult, type Target, measured, ratioTarget } from '../report/results.js';
 import { type BenchContext, SampleSet, rotated, sized, withHosts } from './context.js';
 
 const TIMEOUT_MS = 600_000;
+/** Distinct inputs per corpus; pane i cats variant i mod VARIANTS. */
+const VARIANTS = 8;
 
 let runs = 0;
 
-/** One flood; the line echoed after the file is new every run, so no run sees an earlier one's end. */
-export async function hostFlood(host: PaneHost, panes: string[], input: string): Promise<{ seconds: number; cpuSeconds: number }> {
+/** What pane `index` cats. */
+export type FloodInputs = (index: number) => string;
+
+/** `bytes` of corpus `corpus` per pane, in VARIANTS variants. */
+export function corpusInputs(environment: BenchEnvironment, corpus: CorpusName, bytes: number): FloodInputs {
+  const paths = Array.from({ length: VARIANTS }, (_, variant) => environment.floodInput(bytes, corpus, variant));
+  return (index) => paths[index % VARIANTS] ?? '';
+}
+
+/** The bytes all `panes` panes print. */
+export function floodMegabytes(inputs: FloodInputs, panes: number): number {
+  let bytes = 0;
+  for (let i = 0; i < panes; i++) bytes += statSync(inputs(i)).size;
+  return bytes / MB;
+}
+
+/**
+ * One flood: every pane cats its input, echoes a mark and creates its done
+ * file. Ends when every done file is there and, for herdr, every mark is
+ * parsed; the server's CPU is read after the host also shows every mark.
+ */
+export async function hostFlood(host: PaneHost, panes: string[], inputs: FloodInputs | string, environment: BenchEnvironment): Promise<{ seconds: number; cpuSeconds: number }> {
+  const inputOf = typeof inputs === 'string' ? () => inputs : inputs;
   const mark = `flood-done-${++runs}`;
+  const done = doneFiles(environment.dir, panes.length, TIMEOUT_MS);
   const cpuBefore = await host.cpuSeconds();
   const start = performance.now();
-  const done = host.untilLine(panes, mark, TIMEOUT_MS);
-  await host.typeLine(panes, `cat ${input}; echo ${mark}`);
-  await done;
+  const parsed = host.name === 'tmux' ? undefined : host.untilLine(panes, mark, TIMEOUT_MS);
+  try {
+    await host.typeLine(panes, (index) => `cat ${inputOf(index)}; echo ${mark}; ${done.command(index)}`);
+    await Promise.all([done.all, parsed]);
+  } finally {
+    done.close();
+  }
   const seconds = (performance.now() - start) / 1000;
+  // Untimed: every host must show the mark (tmux parses what is left after the last file).
+  if (!parsed) await host.untilLine(panes, mark, TIMEOUT_MS);
   return { seconds, cpuSeconds: (await host.cpuSeconds()) - cpuBefore };
+}
+
+interface CorpusSamples {
+  warm: SampleSet;
+  cold: SampleSet;
+  cpuWarm: SampleSet;
+  cpuCold: SampleSet;
+  megabytes: number;
 }
 
 /** `id` names the scenario by its full-size pane count (smoke runs it with fewer panes). */
@@ -34,56 +78,71 @@ export async function floodScenario(context: BenchContext, id: string, paneCount
   const totalBytes = sized(context, { smoke: 256 * 1024, quick: 48 * MB, full: 180 * MB });
   const inputBytes = Math.round(totalBytes / paneCount);
   const repetitions = sized(context, { smoke: 1, quick: 1, full: paneCount === 100 ? 3 : 2 });
-  const input = context.environment.floodInput(inputBytes);
-  const megabytes = (paneCount * statSync(input).size) / MB;
-  const throughput = new SampleSet();
-  const cpuPerMb = new SampleSet();
-  const cpu = new SampleSet();
+  const corpora = CORPUS_NAMES.filter(corpusAvailable);
+  const samples = new Map<CorpusName, CorpusSamples>();
 
-  await withHosts(context, async (hosts) => {
-    const panes = new Map<PaneHost, string[]>();
-    for (const host of hosts) {
-      context.progress(`flood ${paneCount}: ${host.label} creating ${paneCount} panes`);
-      panes.set(host, await host.createPanes(paneCount));
-    }
-    // One untimed flood of an eighth of the input each first: the JIT warmed, the page cache and the hosts' row stores used once.
-    const warmUp = context.environment.floodInput(Math.max(1024, Math.round(inputBytes / 8)));
-    for (const host of hosts) await hostFlood(host, panes.get(host) ?? [], warmUp);
-    const contenders: Array<PaneHost | 'ceiling'> = [...hosts, ...(context.ceiling ? (['ceiling'] as const) : [])];
-    for (let rep = 0; rep < repetitions; rep++) {
-      for (const contender of rotated(contenders, rep)) {
-        const name: ContenderName = contender === 'ceiling' ? 'ceiling' : contender.name;
-        const run = contender === 'ceiling'
-          ? await ceilingFlood(context.environment, paneCount, input)
-          : await hostFlood(contender, panes.get(contender) ?? [], input);
-        throughput.add(name, megabytes / run.seconds);
-        cpu.add(name, run.cpuSeconds);
-        cpuPerMb.add(name, run.cpuSeconds / megabytes);
-        context.progress(
-          `flood ${paneCount}: ${name.padEnd(8)} ${(megabytes / run.seconds).toFixed(1).padStart(6)} MB/s, ` +
-            `${run.cpuSeconds.toFixed(1)} CPU s (run ${rep + 1}/${repetitions})`,
-        );
+  for (const [corpusIndex, corpus] of corpora.entries()) {
+    const inputs = corpusInputs(context.environment, corpus, inputBytes);
+    const megabytes = floodMegabytes(inputs, paneCount);
+    const set: CorpusSamples = { warm: new SampleSet(), cold: new SampleSet(), cpuWarm: new SampleSet(), cpuCold: new SampleSet(), megabytes };
+    samples.set(corpus, set);
+    const record = (name: ContenderName, run: { seconds: number; cpuSeconds: number }, cold: boolean, note: string) => {
+      (cold ? set.cold : set.warm).add(name, megabytes / run.seconds);
+      (cold ? set.cpuCold : set.cpuWarm).add(name, run.cpuSeconds / megabytes);
+      context.progress(`flood ${paneCount} ${corpus}: ${name.padEnd(8)} ${(megabytes / run.seconds).toFixed(1).padStart(6)} MB/s, ${run.cpuSeconds.toFixed(1)} CPU s (${note})`);
+    };
+    // Fresh hosts for every corpus, so each has a cold figure.
+    await withHosts(context, async (hosts) => {
+      const panes = new Map<PaneHost, string[]>();
+      for (const host of hosts) {
+        context.progress(`flood ${paneCount} ${corpus}: ${host.label} creating ${paneCount} panes`);
+        panes.set(host, await host.createPanes(paneCount));
       }
-    }
-  });
+      for (const host of rotated(hosts, corpusIndex)) record(host.name, await hostFlood(host, panes.get(host) ?? [], inputs, context.environment), true, 'cold');
+      const contenders: Array<PaneHost | 'ceiling'> = [...hosts, ...(context.ceiling ? (['ceiling'] as const) : [])];
+      for (let rep = 0; rep < repetitions; rep++) {
+        for (const contender of rotated(contenders, rep + corpusIndex)) {
+          const run = contender === 'ceiling'
+            ? await ceilingFlood(context.environment, paneCount, inputs)
+            : await hostFlood(contender, panes.get(contender) ?? [], inputs, context.environment);
+          record(contender === 'ceiling' ? 'ceiling' : contender.name, run, false, `warm ${rep + 1}/${repetitions}`);
+        }
+      }
+    });
+  }
 
-  const throughputMetric = throughput.metric('aggregate throughput', 'MB/s', 'higher');
-  const cpuPerMbMetric = cpuPerMb.metric('server CPU per MB', 'CPU s/MB', 'lower');
+  const metrics: Metric[] = [];
+  const targets: Array<Target | undefined> = [];
   const atHundred = paneCount === 100;
+  for (const [corpus, set] of samples) {
+    const label = CORPUS_LABELS[corpus];
+    const warm = set.warm.metric(`throughput, ${label}`, 'MB/s', 'higher');
+    const cold = set.cold.metric(`throughput, ${label}, cold`, 'MB/s', 'higher');
+    const cpuWarm = set.cpuWarm.metric(`server CPU per MB, ${label}`, 'CPU s/MB', 'lower');
+    const cpuCold = set.cpuCold.metric(`server CPU per MB, ${label}, cold`, 'CPU s/MB', 'lower');
+    metrics.push(warm, cold, cpuWarm, cpuCold);
+    if (corpus === 'plain' && atHundred) {
+      targets.push(ratioTarget(warm, 'herdr', 'tmux', 1.5), ratioTarget(cold, 'herdr', 'tmux', 1.5));
+      targets.push(ratioTarget(cpuWarm, 'herdr', 'tmux', 1), ratioTarget(cpuCold, 'herdr', 'tmux', 1));
+      targets.push(ratioTarget(warm, 'herdr', 'ceiling', 0.4));
+    }
+    if (corpus === 'agent-tui' && atHundred) {
+      targets.push(ratioTarget(warm, 'herdr', 'tmux', 2.5), ratioTarget(cold, 'herdr', 'tmux', 2.5));
+      targets.push(ratioTarget(cpuWarm, 'herdr', 'tmux', 1.67), ratioTarget(cpuCold, 'herdr', 'tmux', 1.67));
+    }
+    if (corpus === 'agent-tui' && paneCount === 300) targets.push(ratioTarget(warm, 'herdr', 'tmux', 2));
+    if (paneCount !== 100) targets.push(ratioTarget(warm, 'herdr', 'tmux', 1));
+  }
+  const sizes = [...samples].map(([corpus, set]) => `${CORPUS_LABELS[corpus]} ${set.megabytes.toFixed(0)} MB`).join(', ');
   return {
     id,
     title: `Flood, ${paneCount} panes`,
-    method: `${paneCount} panes each cat ${(inputBytes / MB).toFixed(2)} MB of 118-column text (${megabytes.toFixed(0)} MB in all) until every pane's last line is readable; each host first floods an eighth of it untimed; median of ${repetitions}. Ceiling: node-pty reading the same shells and discarding the bytes (no emulator, no history).`,
-    metrics: [throughputMetric, cpuPerMbMetric, cpu.metric('server CPU', 'CPU s', 'lower')],
-    targets: measured([
-      ratioTarget(throughputMetric, 'herdr', 'tmux', atHundred ? 1.5 : 1.0),
-      ...(atHundred
-        ? [
-            ratioTarget(throughputMetric, 'herdr', 'ceiling', 0.4),
-            ratioTarget(throughputMetric, 'herdr', 'herdr-1', 1.5),
-            ratioTarget(cpuPerMbMetric, 'herdr', 'tmux', 1.0),
-          ]
-        : []),
-    ]),
+    method:
+      `${paneCount} panes each cat their share of a corpus (${sizes} in all; ${VARIANTS} variants, pane i the i mod ${VARIANTS}th), then create a done file; ` +
+      `a run ends when every done file exists (herdr: and every pane's last line is parsed, pane.wait_for_output). ` +
+      `Per corpus, hosts are started afresh: "cold" is the first flood on them, the others the median of ${repetitions} warm runs. ` +
+      'Server CPU is read once every host shows the last line. Ceiling: node-pty reading the same shells and discarding the bytes (no emulator, no history).',
+    metrics,
+    targets: measured(targets),
   };
 }
