@@ -14,7 +14,8 @@ import {
   printsPlainLines,
   rowCellsOf,
 } from '../src/workers/emulator.js';
-import { RowEncoder } from '../src/workers/row-text.js';
+import { RowEncoder, styledRow } from '../src/workers/row-text.js';
+import { generateCorpus } from '../bench/corpus/corpora.js';
 
 function emulator(cols = 20, rows = 5): { term: Emulator; write: (text: string) => void } {
   const { term, writeSync } = createEmulator(cols, rows);
@@ -40,6 +41,45 @@ describe('xterm internals', () => {
     const encoder = new RowEncoder();
     assert.equal(Buffer.from(encoder.encode(cells)).toString('utf8'), line.translateToString(true));
     assert.equal(encoder.styled, true, 'the red cells have a non-zero fg word');
+  });
+
+  it("a row's fg and bg words give the SGR form the public per-cell API gives, for every attribute and colour mode", () => {
+    const { term, write } = emulator(120, 40);
+    const attributes = [1, 2, 3, 4, 5, 7, 8, 9, 53, 31, 37, 91, 97, 41, 107, '38;5;3', '38;5;200', '48;5;12', '38;2;1;2;3', '48;2;250;0;128', 22, 24, 27, 39, 49, 0];
+    let sample = '';
+    attributes.forEach((sgr, i) => (sample += `\x1b[${sgr}m${'word '.repeat(i % 4)}漢字 é\u0301 🚀 `));
+    sample += '\x1b[0m   trailing\x1b[44m   \x1b[0m\r\n\x1b[4:3mcurly\x1b[0m\r\n'; // an underline style is an extended attribute
+    const corpora = ['agent-tui', 'answer'] as const;
+    const encoder = new RowEncoder();
+    const cell = term.buffer.normal.getNullCell();
+    let compared = 0;
+    let extended = 0;
+    const compareScreen = () => {
+      for (let y = 0; y < term.buffer.normal.length; y++) {
+        const line = term.buffer.normal.getLine(y);
+        const cells = normalRowCells(term, y);
+        if (!line || !cells) continue;
+        const fast = encoder.encodeStyled(cells);
+        if (fast === null) {
+          extended++;
+          continue;
+        }
+        const expected = styledRow(line, cell);
+        assert.equal(fast === undefined ? undefined : Buffer.from(fast).toString('utf8'), expected, `row ${y}`);
+        if (expected !== undefined) compared++;
+      }
+    };
+    write(sample.repeat(3));
+    compareScreen();
+    for (const corpus of corpora) {
+      const text = generateCorpus(corpus, 256 * 1024).toString('utf8').replace(/\n/g, '\r\n');
+      for (let offset = 0; offset < text.length; offset += 16_384) {
+        write(text.slice(offset, offset + 16_384));
+        compareScreen();
+      }
+    }
+    assert.ok(compared > 1000, `${compared} styled rows compared`);
+    assert.ok(extended > 0, 'a row with an underline style is left to the public API');
   });
 
   it('_core.buffers.normal.lines.get(y) is the row the public API shows, scrollback included', () => {

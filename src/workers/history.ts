@@ -67,16 +67,28 @@ class Block {
   append(plain: Uint8Array, styled: Uint8Array | undefined, wrapped: boolean): void {
     const size = plain.length + (styled?.length ?? 0);
     if (this.used + size > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(size);
-    this.bytes.set(plain, this.used);
-    this.used += plain.length;
+    this.copyIn(plain, 0, plain.length);
     this.ends[this.rows * 2] = this.used;
-    if (styled) {
-      this.bytes.set(styled, this.used);
-      this.used += styled.length;
-    }
+    if (styled) this.copyIn(styled, 0, styled.length);
     this.ends[this.rows * 2 + 1] = this.used;
     this.wrapped[this.rows] = wrapped ? 1 : 0;
     this.rows++;
+  }
+
+  /** Appends a plain row whose text is `source[start, end)` (no view of it is made). */
+  appendRange(source: Uint8Array, start: number, end: number, wrapped: boolean): void {
+    if (this.used + end - start > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(end - start);
+    this.copyIn(source, start, end);
+    this.ends[this.rows * 2] = this.used;
+    this.ends[this.rows * 2 + 1] = this.used;
+    this.wrapped[this.rows] = wrapped ? 1 : 0;
+    this.rows++;
+  }
+
+  /** Copies `source[start, end)` after the used bytes. */
+  private copyIn(source: Uint8Array, start: number, end: number): void {
+    this.bytes.set(start === 0 && end === source.length ? source : source.subarray(start, end), this.used);
+    this.used += end - start;
   }
 
   text(row: number, withStyle: boolean): string {
@@ -138,15 +150,35 @@ export class History {
 
   /** Appends a row: its plain UTF-8 text, its SGR form when it has attributes, whether it continues the row before. */
   push(plain: Uint8Array, styled: Uint8Array | undefined, wrapped: boolean): void {
-    const size = plain.length + (styled?.length ?? 0);
+    this.blockFor(plain.length + (styled?.length ?? 0)).append(plain, styled, wrapped);
+    this.rowAdded();
+  }
+
+  /** Appends a row without attributes whose text is `source[start, end)`. */
+  pushRange(source: Uint8Array, start: number, end: number, wrapped: boolean): void {
+    this.blockFor(end - start).appendRange(source, start, end, wrapped);
+    this.rowAdded();
+  }
+
+  /** The block the next row of `size` bytes goes to. */
+  private blockFor(size: number): Block {
     let last = this.blocks[this.blocks.length - 1];
     if (!last || !last.fits(size)) {
       last = newBlock();
       this.blocks.push(last);
     }
-    last.append(plain, styled, wrapped);
+    return last;
+  }
+
+  private rowAdded(): void {
     this.rowCount++;
     if (this.rowCount > this.capacity) this.dropOldest();
+  }
+
+  /** Whether row `index` continues the row before it (the line wrapped there). */
+  isWrapped(index: number): boolean {
+    const at = this.locate(index);
+    return at ? at.block.wrapped[at.row] === 1 : false;
   }
 
   /** Row `index` (0 = oldest kept): its SGR form when asked and it has one, else its plain text. */

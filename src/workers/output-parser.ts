@@ -20,6 +20,8 @@ import { MAX_ROWS_PER_WRITE, WriteSizer } from './write-sizing.js';
 
 /** A run must let at least this many lines skip the emulator to be worth a separate path. */
 const MIN_SKIPPED_LINES = 32;
+/** Line starts tried for a cut before a run is parsed in full (lines of two rows each never make an odd screen). */
+const MAX_CUT_TRIES = 256;
 /** Below this much unparsed output no run can be long enough, so nothing is cut at line ends for one. */
 const MIN_RUN_BYTES = 16 * 1024;
 const LF = 0x0a;
@@ -82,6 +84,13 @@ export class OutputParser {
    * Takes the run of plain lines at `offset` when it is long enough and the
    * screen is plain; returns the offset after it, or `offset` when it
    * parsed nothing.
+   *
+   * The run is cut at two line starts: `first` (the lines before it skip the
+   * emulator) and `scrolled`, where the lines from `first` have made exactly
+   * rows − 1 rows, which scroll the screen's old rows (above the blank cursor
+   * row) into the history ahead of the skipped ones. From `first` on, at least
+   * (rows − 1) + SCROLLBACK_ROWS rows are parsed: the emulator ends with the
+   * screen and scrollback it would have had.
    */
   private scrollThrough(data: Uint8Array, offset: number): number {
     if (!printsPlainLines(this.term)) {
@@ -90,24 +99,47 @@ export class OutputParser {
       return offset;
     }
     const run = this.run;
-    const kept = this.term.rows - 1 + SCROLLBACK_ROWS;
+    const screenRows = this.term.rows - 1;
+    const kept = screenRows + SCROLLBACK_ROWS;
     const count = run.scan(data, offset, this.term.cols);
-    if (count < kept + MIN_SKIPPED_LINES) {
+    const cut = count > MIN_SKIPPED_LINES ? this.cutPoints(kept, screenRows) : undefined;
+    if (!cut) {
       this.noRunBefore = Math.max(run.end, offset + 1);
       return offset;
     }
-    // REP repeats the last printed character: keep the last line with text among the parsed ones.
-    const skipped = run.lastWithText < 0 ? count - kept : Math.min(count - kept, run.lastWithText);
-    const firstParsed = run.starts[skipped] as number;
-    // rows − 1 lines scroll the screen's rows (above the blank cursor row) into the history first…
-    const screenScrolled = run.starts[skipped + this.term.rows - 1] as number;
-    this.parseAll(data, firstParsed, screenScrolled);
-    // …then come the lines that only pass through, then the rest, which ends on the screen.
-    for (let line = 0; line < skipped; line++) {
-      this.history.push(data.subarray(run.starts[line] as number, run.textEnd(line)), undefined, false);
+    this.parseAll(data, run.start(cut.first), run.start(cut.scrolled));
+    const cols = this.term.cols;
+    for (let line = 0; line < cut.first; line++) {
+      const start = run.start(line);
+      const end = run.textEnd(line);
+      this.history.pushRange(data, start, Math.min(end, start + cols), false);
+      for (let row = start + cols; row < end; row += cols) this.history.pushRange(data, row, Math.min(end, row + cols), true);
     }
-    this.skippedLines += skipped;
-    this.parseAll(data, screenScrolled, run.end);
+    this.skippedLines += cut.first;
+    this.parseAll(data, run.start(cut.scrolled), run.end);
     return run.end;
+  }
+
+  /**
+   * The latest line `first` from which at least `kept` rows follow, after
+   * which some line `scrolled` ends exactly `screenRows` rows (a long line's
+   * rows cannot be split), and which REP's last printed character does not
+   * skip (the last line with text is parsed). Undefined when no such cut
+   * leaves MIN_SKIPPED_LINES lines to skip.
+   */
+  private cutPoints(kept: number, screenRows: number): { first: number; scrolled: number } | undefined {
+    const run = this.run;
+    const rowsBefore = run.rowsBefore;
+    const total = run.rows;
+    let first = run.count;
+    while (first > 0 && total - (rowsBefore[first] as number) < kept) first--;
+    if (run.lastWithText >= 0) first = Math.min(first, run.lastWithText);
+    for (let tries = 0; first >= MIN_SKIPPED_LINES && tries < MAX_CUT_TRIES; first--, tries++) {
+      const target = (rowsBefore[first] as number) + screenRows;
+      let scrolled = first;
+      while (scrolled < run.count && (rowsBefore[scrolled] as number) < target) scrolled++;
+      if (rowsBefore[scrolled] === target) return { first, scrolled };
+    }
+    return undefined;
   }
 }

@@ -12,8 +12,52 @@ import {
   rowCellsOf,
 } from './emulator.js';
 
+const RESET = '\x1b[0m';
+
 /** A cell whose content word says: one column, code point below 0x80, not combined. */
 const NOT_ASCII_CELL = 0x3fff80;
+
+/** xterm's attribute bits in a cell's fg and bg words (its FgFlags, BgFlags and colour modes). */
+const FG_INVERSE = 0x4000000;
+const FG_BOLD = 0x8000000;
+const FG_UNDERLINE = 0x10000000;
+const FG_BLINK = 0x20000000;
+const FG_INVISIBLE = 0x40000000;
+const FG_STRIKETHROUGH = 0x80000000;
+const BG_ITALIC = 0x4000000;
+const BG_DIM = 0x8000000;
+/** Underline styles and colours live outside the words then; such rows take the public way. */
+const BG_HAS_EXTENDED = 0x10000000;
+const BG_OVERLINE = 0x40000000;
+const COLOR_MODE = 0x3000000;
+const COLOR_RGB = 0x3000000;
+
+/** The colour part of an SGR for a fg or bg word, as `colorParams` writes it from the public API. */
+function colorOfWord(word: number, isFg: boolean): string {
+  const mode = word & COLOR_MODE;
+  if (mode === 0) return '';
+  if (mode === COLOR_RGB) return `;${isFg ? 38 : 48};2;${(word >>> 16) & 0xff};${(word >>> 8) & 0xff};${word & 0xff}`;
+  const color = word & 0xff;
+  if (color < 8) return `;${(isFg ? 30 : 40) + color}`;
+  if (color < 16) return `;${(isFg ? 90 : 100) + color - 8}`;
+  return `;${isFg ? 38 : 48};5;${color}`;
+}
+
+/** The SGR sequence for a cell's fg and bg words (what `sgrOf` makes of the same cell). */
+function sgrOfWords(fg: number, bg: number): string {
+  if (fg === 0 && bg === 0) return RESET;
+  let params = '0';
+  if (fg & FG_BOLD) params += ';1';
+  if (bg & BG_DIM) params += ';2';
+  if (bg & BG_ITALIC) params += ';3';
+  if (fg & FG_UNDERLINE) params += ';4';
+  if (fg & FG_BLINK) params += ';5';
+  if (fg & FG_INVERSE) params += ';7';
+  if (fg & FG_INVISIBLE) params += ';8';
+  if (fg & FG_STRIKETHROUGH) params += ';9';
+  if (bg & BG_OVERLINE) params += ';53';
+  return `\x1b[${params}${colorOfWord(fg, true)}${colorOfWord(bg, false)}m`;
+}
 
 /** The number of cells `translateToString(true)` keeps: up to the last cell with content, wide cells whole. */
 function trimmedCells(data: Uint32Array, cells: number): number {
@@ -76,6 +120,79 @@ export class RowEncoder {
     for (let i = end * 3; i < cells * 3; i += 3) style |= (data[i + 1] as number) | (data[i + 2] as number);
     this.styled = style !== 0;
     return bytes.subarray(0, at);
+  }
+
+  /**
+   * The row's SGR form as UTF-8, straight from its cell words: the same bytes
+   * `styledRow` makes through the public per-cell API, without a string or a
+   * cell object per cell. Undefined when the row has no attributes after all;
+   * null when a cell has extended attributes (underline styles), which only
+   * the public API reads.
+   */
+  encodeStyled(row: RowCells): Uint8Array | undefined | null {
+    const data = row._data;
+    let end = row.length;
+    for (let i = 2; i < end * 3; i += 3) if ((data[i] as number) & BG_HAS_EXTENDED) return null;
+    // Right-trim blank or space cells without attributes.
+    while (end > 0) {
+      const i = (end - 1) * 3;
+      const content = data[i] as number;
+      const blank = (content & CONTENT_IS_COMBINED) === 0 && ((content & CONTENT_CODEPOINT_MASK) === 0 || (content & CONTENT_CODEPOINT_MASK) === 0x20);
+      if (!blank || data[i + 1] !== 0 || data[i + 2] !== 0) break;
+      end--;
+    }
+    this.reserve(end * 4 + 64, 0);
+    let at = 0;
+    let current = RESET;
+    let styled = false;
+    let lastFg = -1;
+    let lastBg = -1;
+    for (let x = 0; x < end; x++) {
+      const i = x * 3;
+      const content = data[i] as number;
+      if (content >>> CONTENT_WIDTH_SHIFT === 0) continue;
+      const fg = data[i + 1] as number;
+      const bg = data[i + 2] as number;
+      if (fg !== lastFg || bg !== lastBg) {
+        const sgr = sgrOfWords(fg, bg);
+        if (sgr !== current) {
+          this.reserve(at + sgr.length + (end - x) * 4 + 8, at);
+          at += this.bytes.write(sgr, at, 'latin1');
+          current = sgr;
+          styled = true;
+        }
+        lastFg = fg;
+        lastBg = bg;
+      }
+      if (content & CONTENT_IS_COMBINED) {
+        const text = row._combined[x] ?? '';
+        this.reserve(at + Buffer.byteLength(text) + (end - x) * 4 + 8, at);
+        at += this.bytes.write(text, at);
+        continue;
+      }
+      const cp = content & CONTENT_CODEPOINT_MASK;
+      const bytes = this.bytes;
+      if (cp < 0x80) bytes[at++] = cp || 0x20;
+      else if (cp < 0x800) {
+        bytes[at++] = 0xc0 | (cp >> 6);
+        bytes[at++] = 0x80 | (cp & 0x3f);
+      } else if (cp < 0x10000) {
+        bytes[at++] = 0xe0 | (cp >> 12);
+        bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
+        bytes[at++] = 0x80 | (cp & 0x3f);
+      } else {
+        bytes[at++] = 0xf0 | (cp >> 18);
+        bytes[at++] = 0x80 | ((cp >> 12) & 0x3f);
+        bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
+        bytes[at++] = 0x80 | (cp & 0x3f);
+      }
+    }
+    if (!styled) return undefined;
+    if (current !== RESET) {
+      this.reserve(at + RESET.length, at);
+      at += this.bytes.write(RESET, at, 'latin1');
+    }
+    return this.bytes.subarray(0, at);
   }
 
   /** A string as UTF-8 in the reused buffer. */
@@ -146,7 +263,6 @@ function sgrOf(cell: IBufferCell): string {
   return `\x1b[${params}m`;
 }
 
-const RESET = '\x1b[0m';
 
 /**
  * The row with SGR escapes where attributes change, right-trimmed of default

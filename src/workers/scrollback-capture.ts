@@ -70,7 +70,11 @@ export class ScrollbackCapture {
     const cells = normalRowCells(this.term, y);
     if (cells) {
       const plain = this.encoder.encode(cells);
-      const styled = this.encoder.styled ? this.styledOf(y) : undefined;
+      let styled: Uint8Array | undefined;
+      if (this.encoder.styled) {
+        const fromCells = this.styledEncoder.encodeStyled(cells);
+        styled = fromCells === null ? this.styledOf(y) : fromCells;
+      }
       this.history.push(plain, styled, cells.isWrapped);
       return;
     }
