@@ -15,6 +15,8 @@ import type { CliKind, OutputWatch, PaneHost, QueryKind, ViewedOutput } from './
 const run = promisify(execFile);
 /** Commands per client invocation (keeps argv well under the kernel's limit). */
 const BATCH = 100;
+/** Bytes of arguments per client invocation: the client sends its command in one message of at most 16 KB ("failed to send command" past it). */
+const BATCH_BYTES = 12 * 1024;
 /** How often `untilLine` looks at the panes not done yet. */
 const POLL_MS = 50;
 export const HISTORY_ROWS = 10_000;
@@ -87,13 +89,25 @@ export class TmuxHost implements PaneHost {
     return stdout;
   }
 
-  /** `commands` (each an argv) chained with `;`, BATCH to a client invocation; the outputs joined. */
+  /** `commands` (each an argv) chained with `;`, at most BATCH (and BATCH_BYTES) to a client invocation; the outputs joined. */
   async chained(commands: string[][]): Promise<string> {
     let out = '';
-    for (let i = 0; i < commands.length; i += BATCH) {
-      const args = commands.slice(i, i + BATCH).flatMap((command, j) => (j === 0 ? command : [';', ...command]));
-      out += await this.tmux(...args);
+    let batch: string[] = [];
+    let count = 0;
+    let bytes = 0;
+    for (const command of commands) {
+      const size = command.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 2);
+      if (count > 0 && (count === BATCH || bytes + size > BATCH_BYTES)) {
+        out += await this.tmux(...batch);
+        batch = [];
+        count = 0;
+        bytes = 0;
+      }
+      batch.push(...(count === 0 ? command : [';', ...command]));
+      count++;
+      bytes += size;
     }
+    if (count > 0) out += await this.tmux(...batch);
     return out;
   }
 

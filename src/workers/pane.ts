@@ -9,14 +9,15 @@ import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
 import type { BlockRef, InputParams, PaneNotification, PaneSnapshot, PaneTerminalState, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { KILL_GRACE_MS, hangUpPanes, killPanes } from '../os/pane-processes.js';
-import { type Emulator, createEmulator } from './emulator.js';
+import type { Emulator } from './emulator.js';
 import { History } from './history.js';
 import { readRecent, readVisible } from './screen-reader.js';
 import { OutputCoalescer } from './output-coalescer.js';
-import { OutputParser } from './output-parser.js';
+import type { OutputParser } from './output-parser.js';
+import { createParsing } from './parsing.js';
 import { PtyInput } from './pty-input.js';
 import { readTailAtEnd } from './pty-tail.js';
-import { ScrollbackCapture } from './scrollback-capture.js';
+import type { ScrollbackCapture } from './scrollback-capture.js';
 import { serializeScreen } from './screen-snapshot.js';
 import type { RestoredRows } from './persistence/restore-rows.js';
 import { packScreen } from './persistence/screen-rows.js';
@@ -80,17 +81,13 @@ export class Pane {
   constructor(spec: SpawnParams, private readonly events: PaneEvents, restored?: RestoredRows) {
     this.uid = spec.paneUid;
     this.workspaceUid = spec.workspaceUid;
-    const { term, writeSync } = createEmulator(spec.cols, spec.rows);
-    this.term = term;
-    this.cell = term.buffer.normal.getNullCell();
     if (restored) {
       // The old history, the old screen, then the marker: the new process's output comes below them.
       this.history.load(restored.blocks, restored.firstRow, restored.tail);
       if (restored.screen) this.history.pushRows(restored.screen);
       this.history.push(Buffer.from(restored.marker, 'utf8'), undefined, false);
     }
-    this.capture = new ScrollbackCapture(term, this.history, this.cell);
-    this.parser = new OutputParser(term, writeSync, this.history, this.capture);
+    ({ term: this.term, cell: this.cell, capture: this.capture, parser: this.parser } = createParsing(spec.cols, spec.rows, this.history));
     const [file, ...args] = spec.argv;
     this.pty = pty.spawn(file ?? '/bin/sh', args, {
       name: spec.env.TERM ?? 'xterm-256color',

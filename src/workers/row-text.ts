@@ -220,6 +220,20 @@ export class RowEncoder {
 }
 
 /**
+ * A row's SGR form as UTF-8 (valid until the encoder's next call), or
+ * undefined when it has no attributes: from its cell words where it can,
+ * through the public per-cell API where it must (extended attributes, or
+ * internals not where we expect them).
+ */
+export function styledBytes(line: IBufferLine, cell: IBufferCell, encoder: RowEncoder): Uint8Array | undefined {
+  const row = rowCellsOf(line);
+  const fromCells = row ? encoder.encodeStyled(row) : null;
+  if (fromCells !== null) return fromCells;
+  const text = styledRow(line, cell);
+  return text === undefined ? undefined : encoder.text(text);
+}
+
+/**
  * Whether a row may carry colours or attributes: any cell whose fg or bg word
  * is not 0 (a default cell has both 0). Without the cell words: `true`, and
  * the caller takes the slow, public way.

@@ -3,7 +3,7 @@
  */
 import type { IBuffer, IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
 import type { History } from './history.js';
-import { RowEncoder, rowMayHaveStyle, styledRow } from './row-text.js';
+import { RowEncoder, rowMayHaveStyle, styledBytes } from './row-text.js';
 
 /** One per shard thread; reads are synchronous. */
 const encoder = new RowEncoder();
@@ -14,8 +14,9 @@ export interface ReadText {
 }
 
 function rowText(line: IBufferLine, trimRight: boolean, withStyle: boolean, cell: IBufferCell): string {
-  const styled = withStyle && rowMayHaveStyle(line) ? styledRow(line, cell) : undefined;
-  return styled ?? (trimRight ? encoder.string(line) : line.translateToString(false));
+  const styled = withStyle && rowMayHaveStyle(line) ? styledBytes(line, cell, encoder) : undefined;
+  if (styled) return Buffer.from(styled.buffer, styled.byteOffset, styled.length).toString('utf8');
+  return trimRight ? encoder.string(line) : line.translateToString(false);
 }
 
 function joinLines(lines: string[]): string {

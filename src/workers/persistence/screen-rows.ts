@@ -1,7 +1,10 @@
 /** The rows on a pane's screen, packed like a history block, for a snapshot (trailing blank rows left out). */
 import type { IBufferCell } from '@xterm/headless';
-import type { Emulator } from '../emulator.js';
-import { styledRow } from '../row-text.js';
+import { type Emulator, rowCellsOf } from '../emulator.js';
+import { RowEncoder, styledBytes } from '../row-text.js';
+
+/** One per shard thread; packing is synchronous. */
+const encoder = new RowEncoder();
 import { packRows } from './block-codec.js';
 
 export function packScreen(term: Emulator, cell: IBufferCell): Buffer {
@@ -12,9 +15,10 @@ export function packScreen(term: Emulator, cell: IBufferCell): Buffer {
   for (let y = 0; y < term.rows; y++) {
     const line = buffer.getLine(buffer.viewportY + y);
     if (!line) break;
-    plain.push(Buffer.from(line.translateToString(true), 'utf8'));
-    const style = styledRow(line, cell);
-    styled.push(style === undefined ? undefined : Buffer.from(style, 'utf8'));
+    const cells = rowCellsOf(line);
+    plain.push(cells ? Buffer.from(encoder.encode(cells)) : Buffer.from(line.translateToString(true), 'utf8'));
+    const style = styledBytes(line, cell, encoder);
+    styled.push(style === undefined ? undefined : Buffer.from(style));
     wrapped.push(line.isWrapped ? 1 : 0);
   }
   let rows = plain.length;
