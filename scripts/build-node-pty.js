@@ -18,6 +18,16 @@
  * among its panes; no fault has since (ARCHITECTURE.md, "Faults and hostile
  * input"). The fix catches that exception in the exit callback: with the
  * thread gone there is nobody left to tell.
+ *
+ * A second change starts pane processes with posix_spawn instead of forkpty
+ * on Linux (glibc 2.34 or later). fork copies the page tables of the whole
+ * server, so each spawn took 10 ms in a fresh server and 20–30 ms once it
+ * held a few hundred MB, while the shard's thread waited; glibc's
+ * posix_spawn shares the memory until exec (CLONE_VM | CLONE_VFORK). The
+ * child still gets a session of its own with the pane's terminal as its
+ * controlling terminal (opened after setsid, without O_NOCTTY), every signal
+ * at its default and none blocked, the pane's directory, and no descriptor
+ * but 0–2. The program is looked up in the pane's own PATH, as execvp did.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -50,5 +60,110 @@ function guardExitCallback() {
   writeFileSync(source, text.replace(EXIT_CALLBACK, GUARDED_EXIT_CALLBACK));
 }
 
-if (process.platform !== 'win32') guardExitCallback();
+const SPAWN_MARK = '/* herdr: posix_spawn */';
+const FORK_START = `  sigset_t newmask, oldmask;
+  struct sigaction sig_action;`;
+const FORK_END = `    default:
+      if (pty_nonblock(master) == -1) {
+        throw Napi::Error::New(napiEnv, "Could not set master fd to nonblocking.");
+      }
+  }
+#endif`;
+const PTY_FORK = 'Napi::Value PtyFork(const Napi::CallbackInfo& info) {';
+const SPAWN_FUNCTION = `#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+#include <spawn.h>
+#define HERDR_POSIX_SPAWN 1
+${SPAWN_MARK}
+/* The program as execvp would find it: a name with a slash as it is, else the first executable file in PATH (relative entries from cwd). */
+static std::string herdr_find_program(const std::string& file, char** env, const std::string& cwd) {
+  if (file.find('/') != std::string::npos) return file;
+  std::string path = "/bin:/usr/bin";
+  for (char** entry = env; *entry; entry++) {
+    if (strncmp(*entry, "PATH=", 5) == 0) { path = *entry + 5; break; }
+  }
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    std::string dir = path.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    if (dir[0] != '/' && !cwd.empty()) dir = cwd + "/" + dir;
+    std::string candidate = dir + "/" + file;
+    struct stat st;
+    if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return file;
+}
+
+/* Starts argv in a new session on a new PTY; returns an error message, or "" with *master and *pid set. */
+static std::string herdr_pty_spawn(char** argv, char** env, const std::string& cwd, struct termios* term, struct winsize* winp, int* master, pid_t* pid) {
+  int slave = -1;
+  if (openpty(master, &slave, nullptr, term, winp) == -1) return std::string("openpty(3) failed: ") + strerror(errno);
+  fcntl(*master, F_SETFD, FD_CLOEXEC);
+  fcntl(slave, F_SETFD, FD_CLOEXEC);
+  std::string slave_path = ptsname(*master);
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawnattr_init(&attributes);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  /* After setsid, opening the terminal makes it the session's controlling terminal. */
+  posix_spawn_file_actions_addopen(&actions, 0, slave_path.c_str(), O_RDWR, 0);
+  posix_spawn_file_actions_adddup2(&actions, 0, 1);
+  posix_spawn_file_actions_adddup2(&actions, 0, 2);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  sigset_t all, none;
+  sigfillset(&all);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attributes, &all);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::string program = herdr_find_program(argv[0], env, cwd);
+  int error = posix_spawn(pid, program.c_str(), &actions, &attributes, argv, env);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  close(slave);
+  if (error != 0) {
+    close(*master);
+    *master = -1;
+    return std::string("cannot start ") + argv[0] + ": " + strerror(error);
+  }
+  if (pty_nonblock(*master) == -1) return "Could not set master fd to nonblocking.";
+  return "";
+}
+#endif
+
+`;
+const SPAWN_CALL = `  bool herdr_spawned = false; ${SPAWN_MARK}
+#if defined(HERDR_POSIX_SPAWN)
+  if (uid == -1 && gid == -1) {
+    std::string spawn_error = herdr_pty_spawn(argv, env, cwd_, term, &winp, &master, &pid);
+    if (!spawn_error.empty()) throw Napi::Error::New(napiEnv, spawn_error);
+    herdr_spawned = true;
+  }
+#endif
+  if (!herdr_spawned) {
+${FORK_START}`;
+
+function spawnWithoutFork() {
+  const source = join(nodePty, 'src', 'unix', 'pty.cc');
+  const text = readFileSync(source, 'utf8');
+  if (text.includes(SPAWN_MARK)) return;
+  if (!text.includes(FORK_START) || !text.includes(FORK_END) || !text.includes(PTY_FORK)) {
+    throw new Error(`node-pty's ${source} is not the version the posix_spawn change was written for; review scripts/build-node-pty.js`);
+  }
+  writeFileSync(
+    source,
+    text
+      .replace(PTY_FORK, `${SPAWN_FUNCTION}${PTY_FORK}`)
+      .replace(FORK_START, SPAWN_CALL)
+      .replace(FORK_END, FORK_END.replace(/\n#endif$/, '\n  }\n#endif')),
+  );
+}
+
+if (process.platform !== 'win32') {
+  guardExitCallback();
+  spawnWithoutFork();
+}
 execFileSync(process.execPath, [nodeGyp, 'rebuild', `--directory=${nodePty}`, '--silent'], { stdio: 'inherit' });

@@ -19,6 +19,8 @@ export function exactLine(line: string): string {
 }
 
 const runFile = promisify(execFile);
+/** Requests a burst keeps in flight: a script that fires them all and awaits the lot. */
+const BURST_IN_FLIGHT = 64;
 
 /** A keep-alive connection that has sent its first request (the server drops connections silent for 10 s). */
 async function keptAlive(socketPath: string): Promise<HerdrConnection> {
@@ -94,9 +96,24 @@ export class HerdrHost implements PaneHost {
   }
 
   async createPanes(count: number, command?: string): Promise<string[]> {
+    const panes = await this.createWorkspaces(count, command, 8);
+    if (!command) await this.untilPrompt(panes);
+    return panes;
+  }
+
+  async createBurst(count: number): Promise<{ panes: string[]; seconds: number }> {
+    const start = performance.now();
+    const panes = await this.createWorkspaces(count, undefined, BURST_IN_FLIGHT);
+    const seconds = (performance.now() - start) / 1000;
+    await this.untilPrompt(panes);
+    return { panes, seconds };
+  }
+
+  /** `count` workspaces of one pane each, `inFlight` requests at a time; their panes' stable ids. */
+  private async createWorkspaces(count: number, command: string | undefined, inFlight: number): Promise<string[]> {
     const panes: string[] = [];
     const argv = command ? [SHELL, '-c', command] : [SHELL];
-    await pool(Array.from({ length: count }), 8, async () => {
+    await pool(Array.from({ length: count }), inFlight, async () => {
       const { workspace } = await this.connection.call('workspace.create', {
         cwd: this.environment.dir,
         focus: false,
@@ -107,7 +124,6 @@ export class HerdrHost implements PaneHost {
       this.workspaceOf.set(info.stable_id, workspace.stable_id);
       panes.push(info.stable_id);
     });
-    if (!command) await this.untilPrompt(panes);
     return panes;
   }
 

@@ -30,6 +30,13 @@ export interface PaneHost {
   readonly label: string;
   /** Creates `count` panes running the clean shell at 120×40; resolves when every prompt shows. */
   createPanes(count: number, command?: string): Promise<string[]>;
+  /**
+   * A script's burst of `count` panes (herdr: workspace.create requests all in
+   * flight on one connection; tmux: new-window commands chained in client
+   * invocations): the seconds until the host has answered for every one
+   * (each process started), then, untimed, every prompt shown.
+   */
+  createBurst(count: number): Promise<{ panes: string[]; seconds: number }>;
   /** Types `line` (for the i-th pane, `line(i)` when a function) and Enter into each pane. */
   typeLine(panes: readonly string[], line: string | ((index: number) => string)): Promise<void>;
   /**

@@ -112,11 +112,27 @@ export class TmuxHost implements PaneHost {
   }
 
   async createPanes(count: number, command?: string): Promise<string[]> {
+    const panes = await this.newWindows(count, command);
+    if (!command) await this.untilPrompt(panes);
+    return panes;
+  }
+
+  async createBurst(count: number): Promise<{ panes: string[]; seconds: number }> {
+    const start = performance.now();
+    const panes = await this.newWindows(count);
+    const seconds = (performance.now() - start) / 1000;
+    await this.untilPrompt(panes);
+    return { panes, seconds };
+  }
+
+  private async newWindows(count: number, command?: string): Promise<string[]> {
     const create = ['new-window', '-d', '-t', 'bench', '-P', '-F', '#{pane_id}', ...(command ? [command] : [])];
     const out = await this.chained(Array.from({ length: count }, () => create));
-    const panes = out.trim().split('\n').filter(Boolean);
-    if (!command) await this.untilEvery(panes, (rows) => rows.some((row) => row.startsWith(PROMPT.trim())), 60_000, 'a prompt');
-    return panes;
+    return out.trim().split('\n').filter(Boolean);
+  }
+
+  private untilPrompt(panes: readonly string[]): Promise<void> {
+    return this.untilEvery(panes, (rows) => rows.some((row) => row.startsWith(PROMPT.trim())), 60_000, 'a prompt');
   }
 
   async typeLine(panes: readonly string[], line: string | ((index: number) => string)): Promise<void> {

@@ -16,6 +16,8 @@ import { type PackedRows, packRows } from './persistence/block-codec.js';
 const BLOCK_BYTES = 32 * 1024;
 /** A block ends at this many rows even when its bytes are not used up (empty rows cost no bytes). */
 const BLOCK_ROWS = 1024;
+/** Rows a new block's row table holds; it doubles up to BLOCK_ROWS (120-column rows fill the 32 KB at ~270). */
+const INITIAL_ROWS = 256;
 /** Free blocks a shard keeps for reuse (2 MB). */
 const SPARE_BLOCKS = 64;
 
@@ -24,8 +26,8 @@ class Block {
   used = 0;
   rows = 0;
   /** Per row: the end of its plain text, and the end of its SGR form (equal when it has none). */
-  readonly ends = new Uint32Array(BLOCK_ROWS * 2);
-  readonly wrapped = new Uint8Array(BLOCK_ROWS);
+  ends = new Uint32Array(INITIAL_ROWS * 2);
+  wrapped = new Uint8Array(INITIAL_ROWS);
   /** Where this block was written for a snapshot; cleared when its rows change. */
   ref: BlockRef | undefined;
 
@@ -37,6 +39,7 @@ class Block {
   static fromPacked(packed: PackedRows, ref: BlockRef | undefined): Block {
     const used = packed.rows === 0 ? 0 : (packed.ends[packed.rows * 2 - 1] ?? 0);
     const block = new Block(Math.max(BLOCK_BYTES, used));
+    while (block.wrapped.length < packed.rows) block.growRowTable();
     block.bytes.set(packed.bytes.subarray(0, used));
     block.ends.set(packed.ends.subarray(0, packed.rows * 2));
     block.wrapped.set(packed.wrapped.subarray(0, packed.rows));
@@ -64,7 +67,18 @@ class Block {
     return this.rows < BLOCK_ROWS && (this.used + size <= this.bytes.length || this.rows === 0);
   }
 
+  /** Doubles the row table (up to BLOCK_ROWS rows; `fits` stops a block there). */
+  growRowTable(): void {
+    const ends = new Uint32Array(this.ends.length * 2);
+    ends.set(this.ends);
+    this.ends = ends;
+    const wrapped = new Uint8Array(this.wrapped.length * 2);
+    wrapped.set(this.wrapped);
+    this.wrapped = wrapped;
+  }
+
   append(plain: Uint8Array, styled: Uint8Array | undefined, wrapped: boolean): void {
+    if (this.rows === this.wrapped.length) this.growRowTable();
     const size = plain.length + (styled?.length ?? 0);
     if (this.used + size > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(size);
     this.copyIn(plain, 0, plain.length);
@@ -77,6 +91,7 @@ class Block {
 
   /** Appends a plain row whose text is `source[start, end)` (no view of it is made). */
   appendRange(source: Uint8Array, start: number, end: number, wrapped: boolean): void {
+    if (this.rows === this.wrapped.length) this.growRowTable();
     if (this.used + end - start > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(end - start);
     this.copyIn(source, start, end);
     this.ends[this.rows * 2] = this.used;
