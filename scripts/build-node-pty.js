@@ -33,6 +33,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const nodePty = dirname(require.resolve('node-pty/package.json'));
@@ -167,3 +168,13 @@ if (process.platform !== 'win32') {
   spawnWithoutFork();
 }
 execFileSync(process.execPath, [nodeGyp, 'rebuild', `--directory=${nodePty}`, '--silent'], { stdio: 'inherit' });
+
+// Our own one-function addon (native/malloc-tuning: the server fixes glibc's mmap threshold). Optional: the server runs without it.
+if (process.platform === 'linux') {
+  const mallocTuning = join(dirname(fileURLToPath(import.meta.url)), '..', 'native', 'malloc-tuning');
+  try {
+    execFileSync(process.execPath, [nodeGyp, 'rebuild', `--directory=${mallocTuning}`, '--silent'], { stdio: 'inherit' });
+  } catch {
+    console.warn('herdr: native/malloc-tuning did not build; the server runs without it (more memory per pane after a while)');
+  }
+}

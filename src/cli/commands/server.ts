@@ -50,12 +50,14 @@ export function addServerCommands(program: Command): void {
 
 async function runServer(flags: ServerFlags): Promise<void> {
   // Loaded here, not at the top: every other command starts without the server's modules (~100 ms of CPU).
-  const [{ HerdrServer }, { StartupError }, { DEBUG_FAULTS_ENV }, { defaultStateDir, sessionPaths }] = await Promise.all([
+  const [{ HerdrServer }, { StartupError }, { DEBUG_FAULTS_ENV }, { defaultStateDir, sessionPaths }, { tuneMalloc }] = await Promise.all([
     import('../../main/server.js'),
     import('../../main/socket-file.js'),
     import('../../main/handlers/debug.js'),
     import('../../main/persistence/state-dir.js'),
+    import('../../main/malloc-tuning.js'),
   ]);
+  const mallocTuned = tuneMalloc();
   const socketPath = flags.socket ?? resolveSocketPath();
   const log = (message: string) => {
     if (flags.logLevel !== 'quiet') process.stderr.write(`herdr: ${message}\n`);
@@ -81,7 +83,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
   // A bug on the main thread is logged; the other agents' panes must not end with it.
   process.on('uncaughtException', (error) => console.error('herdr: uncaught exception (the server goes on):', error));
   process.on('unhandledRejection', (reason) => console.error('herdr: unhandled rejection (the server goes on):', reason));
-  log(`listening on ${socketPath}`);
+  log(`listening on ${socketPath}${mallocTuned ? '' : ' (native/malloc-tuning not loaded: more memory per pane)'}`);
   server.onStopped(() => {
     log('stopped');
     process.exit(EXIT.ok);
