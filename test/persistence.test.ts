@@ -148,6 +148,38 @@ describe('session snapshot and restore', () => {
     }
   });
 
+  it('a flooding shard stores its blocks uncompressed, a quiet round compresses them, and the history restores exactly', async () => {
+    const run = new Restartable();
+    try {
+      const server = await run.start({ workers: 1 });
+      // What the session names: the pane's history blocks as they are on disk now.
+      const blockBytes = () => {
+        try {
+          const session = new Packr({ useRecords: false }).unpack(readFileSync(run.sessionFile)) as { workspaces: Array<{ panes: Array<{ history?: { blocks: Array<{ length: number }> } }> }> };
+          return session.workspaces.flatMap((w) => w.panes).flatMap((p) => p.history?.blocks ?? []).reduce((sum, block) => sum + block.length, 0);
+        } catch {
+          return 0;
+        }
+      };
+      // 8 MB of numbered 120-column lines: more than a busy round's 2 MB, and 10 000 rows kept (once: the restored pane runs its command again).
+      const { workspace } = await server.call('workspace.create', { cwd: run.root, command: ['/bin/sh', '-c', "[ -e flooded ] || { seq -f '%0120.0f' 1 70000; : > flooded; }; echo flood-end; exec sleep 600"] });
+      const pane = `${workspace.workspace_id}-1`;
+      await readUntil(server, pane, (text) => text.includes('flood-end'), {}, 60_000);
+      // Raw, the ~9 700 rows in full blocks take about 1.2 MB; compressed, numbered lines take a small part of that.
+      await eventually(async () => blockBytes() > 0 && blockBytes() < 400_000, 'the blocks compressed', 20_000);
+      await run.stop();
+      const again = await run.start({ workers: 1 });
+      const { read } = await again.call('pane.read', { pane_id: pane, source: 'recent', lines: 10_000 });
+      const numbers = read.text.split('\n').filter((line) => /^\d{120}$/.test(line)).map(Number);
+      assert.ok(numbers.length > 9_000, `${numbers.length} numbered rows restored`);
+      assert.equal(numbers.at(-1), 70_000);
+      for (let i = 1; i < numbers.length; i++) if (numbers[i] !== (numbers[i - 1] ?? 0) + 1) assert.fail(`row ${i}: ${numbers[i]} after ${numbers[i - 1]}`);
+    } finally {
+      await run.stop();
+      run.dispose();
+    }
+  });
+
   for (const damage of ['corrupt', 'truncated', 'future version'] as const) {
     it(`moves a ${damage} session aside, says so in one line and starts empty`, async () => {
       const run = new Restartable();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PaneUpdate } from '../src/protocol/thread.js';
 import { EVALUATION_INTERVAL_MS, EvaluationScheduler } from '../src/workers/evaluation-scheduler.js';
-import { type FactSource, FactReporter, SWEEP_INTERVAL_MS, UPDATE_INTERVAL_MS } from '../src/workers/fact-reporter.js';
+import { CWD_INTERVAL_MS, type FactSource, FactReporter, SWEEP_INTERVAL_MS, UPDATE_INTERVAL_MS } from '../src/workers/fact-reporter.js';
 import {
   FULL_READ_BYTES,
   MAX_PENDING_BYTES,
@@ -163,6 +163,33 @@ describe('FactReporter', () => {
     reporter.touch(1);
     clock.advance(UPDATE_INTERVAL_MS);
     assert.equal(posts.length, 2);
+  });
+});
+
+describe('FactReporter under a flood', () => {
+  it('reads a flooding pane\'s cwd at most every CWD_INTERVAL_MS, and still sees a cd within that', () => {
+    const clock = new ManualClock();
+    const posts: PaneUpdate[][] = [];
+    let cwd = '/a';
+    let reads = 0;
+    const reporter = new FactReporter((updates) => posts.push(updates), { cwd: () => (reads++, cwd), label: (dir) => dir }, clock);
+    const pane: FactSource = { uid: 1, pid: 100, revision: 0, title: '' };
+    reporter.add(pane, '/a');
+    for (let ms = 0; ms < 1000; ms += 10) {
+      Object.assign(pane, { revision: pane.revision + 1 });
+      reporter.touch(1);
+      clock.advance(10);
+    }
+    assert.ok(reads <= 1000 / CWD_INTERVAL_MS + 1, `${reads} cwd reads in a flooded second`);
+    assert.ok(posts.length >= 1000 / UPDATE_INTERVAL_MS - 1, `revisions still posted every batch: ${posts.length}`);
+    cwd = '/b';
+    const before = posts.length;
+    for (let ms = 0; ms < CWD_INTERVAL_MS + UPDATE_INTERVAL_MS; ms += 10) {
+      Object.assign(pane, { revision: pane.revision + 1 });
+      reporter.touch(1);
+      clock.advance(10);
+    }
+    assert.ok(posts.slice(before).some((batch) => batch.some((update) => update.cwd === '/b')), 'the cd is posted');
   });
 });
 

@@ -180,7 +180,7 @@ export interface ShardRequests {
    * shard's block file and synced first. `blockFile` is the file it appends
    * to now; files no snapshot names any more may be deleted.
    */
-  persist: { params: { all: boolean }; result: { panes: PaneTerminalState[]; blockFile: string | undefined } };
+  persist: { params: { all: boolean }; result: { panes: PaneTerminalState[]; blockFile: string | undefined; uncompressed: boolean } };
   /** Answered at once: the shard's event loop is running (main's stall detection). */
   heartbeat: { params: Record<string, never>; result: null };
   /** Only when `ShardInit.debugFaults`: makes the shard fail (answered before it does). */

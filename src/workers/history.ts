@@ -30,6 +30,8 @@ class Block {
   wrapped = new Uint8Array(INITIAL_ROWS);
   /** Where this block was written for a snapshot; cleared when its rows change. */
   ref: BlockRef | undefined;
+  /** It was written uncompressed (by a busy shard); a quiet round writes it again, compressed. */
+  refUncompressed = false;
 
   constructor(size: number) {
     this.bytes = Buffer.allocUnsafeSlow(size);
@@ -49,13 +51,13 @@ class Block {
     return block;
   }
 
-  packed(): Buffer {
+  packed(compress = true): Buffer {
     return packRows({
       rows: this.rows,
       bytes: this.bytes.subarray(0, this.used),
       ends: this.ends.subarray(0, this.rows * 2),
       wrapped: this.wrapped.subarray(0, this.rows),
-    });
+    }, compress);
   }
 
   start(row: number): number {
@@ -122,6 +124,7 @@ class Block {
     this.used = 0;
     this.rows = 0;
     this.ref = undefined;
+    this.refUncompressed = false;
     if (this.bytes.length > BLOCK_BYTES) this.bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   }
 }
@@ -228,16 +231,25 @@ export class History {
    * What a snapshot keeps: every block but the last stored by `store` (once;
    * again only with `rewrite`, when the shard moves to a fresh block file), the
    * last one packed inline, and how many rows of the first are dropped.
+   * `compress` false (a busy shard) stores blocks uncompressed; a later
+   * round with it true stores those again, compressed.
    */
-  state(store: (packed: Buffer) => BlockRef, rewrite: boolean): HistoryState {
+  state(store: (packed: Buffer) => BlockRef, rewrite: boolean, compress = true): HistoryState {
     const blocks: BlockRef[] = [];
     for (let i = 0; i < this.blocks.length - 1; i++) {
       const block = this.blocks[i] as Block;
-      if (!block.ref || rewrite) block.ref = store(block.packed());
+      if (!block.ref || rewrite || (block.refUncompressed && compress)) {
+        block.ref = store(block.packed(compress));
+        block.refUncompressed = !compress;
+      }
       blocks.push(block.ref);
     }
     const last = this.blocks[this.blocks.length - 1];
-    return last ? { blocks, firstRow: this.firstRow, tail: last.packed() } : { blocks, firstRow: 0 };
+    return last ? { blocks, firstRow: this.firstRow, tail: last.packed(compress) } : { blocks, firstRow: 0 };
+  }
+
+  get hasUncompressedBlocks(): boolean {
+    return this.blocks.some((block) => block.refUncompressed);
   }
 
   /** Bytes of this history's blocks in the shard's block files (what rolling must keep). */

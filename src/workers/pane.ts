@@ -160,11 +160,16 @@ export class Pane {
     this.streams = Math.max(0, this.streams - 1);
   }
 
-  /** What a session snapshot keeps of the terminal (everything read so far included); full history blocks go to `store`. */
-  terminalState(store: (packed: Buffer) => BlockRef, rewrite: boolean): Omit<PaneTerminalState, 'cwd'> {
+  /** What a session snapshot keeps of the terminal (everything read so far included); full history blocks go to `store`, uncompressed unless `compress`. */
+  terminalState(store: (packed: Buffer) => BlockRef, rewrite: boolean, compress: boolean): Omit<PaneTerminalState, 'cwd'> {
     this.catchUp();
     this.persistedRevision = this.revision;
-    return { paneUid: this.uid, history: this.history.state(store, rewrite), screen: packScreen(this.term, this.cell) };
+    return { paneUid: this.uid, history: this.history.state(store, rewrite, compress), screen: packScreen(this.term, this.cell, compress) };
+  }
+
+  /** Some of its history blocks went to disk uncompressed (a busy round); a quiet one compresses them. */
+  get hasUncompressedBlocks(): boolean {
+    return this.history.hasUncompressedBlocks;
   }
 
   /** Bytes of this pane's history in block files. */

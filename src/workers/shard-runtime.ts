@@ -23,6 +23,13 @@ import { hangUpPanes } from '../os/pane-processes.js';
 import { BlockFile } from './persistence/block-file.js';
 import { readRestoredRows } from './persistence/restore-rows.js';
 
+/**
+ * A shard that parsed more than this since the last snapshot round is
+ * flooding: the round stores its history blocks uncompressed, and a round
+ * once it is quiet compresses them (block-codec.ts).
+ */
+const BUSY_BYTES_PER_ROUND = 2 * 1024 * 1024;
+
 interface PaneEntry {
   pane: Pane;
   agent: AgentWatch;
@@ -47,6 +54,8 @@ export class ShardRuntime {
   private readonly shutdownWaiters: Array<() => void> = [];
   /** Bytes parsed by panes that are gone, so the shard's total never goes down. */
   private retiredBytes = 0;
+  /** The shard's total parsed bytes at the last snapshot round (how busy it has been since). */
+  private parsedAtLastRound = 0;
   private readonly processTick: NodeJS.Timeout;
   /** This shard's history blocks on disk (undefined when the server keeps no state). */
   private readonly blockFile: BlockFile | undefined;
@@ -68,6 +77,13 @@ export class ShardRuntime {
     this.processTick.unref();
     // Named for this shard and this process, so no two shards (or servers) ever append to one file.
     this.blockFile = init.blocksDir === undefined ? undefined : new BlockFile(init.blocksDir, `shard${init.shardId}-${process.pid}-${Date.now()}`);
+  }
+
+  /** Bytes every pane of this shard has parsed, gone ones included. */
+  private parsedBytes(): number {
+    let bytes = this.retiredBytes;
+    for (const { pane } of this.panes.values()) bytes += pane.bytesParsed;
+    return bytes;
   }
 
   /** Answers one request from the main thread. */
@@ -232,16 +248,20 @@ export class ShardRuntime {
     snapshot: (params) => this.paneOf(params.paneUid).snapshot(),
     persist: ({ all }) => {
       const blockFile = this.blockFile;
-      if (!blockFile) return { panes: [], blockFile: undefined };
+      if (!blockFile) return { panes: [], blockFile: undefined, uncompressed: false };
       const live = [...this.panes.values()].filter(({ pane }) => !pane.ended);
+      // A shard that parsed much since the last round is flooding: its blocks go to disk as they are, compressed once it is quiet.
+      const parsed = this.parsedBytes();
+      const compress = parsed - this.parsedAtLastRound < BUSY_BYTES_PER_ROUND;
+      this.parsedAtLastRound = parsed;
       // A file mostly holding dropped blocks is left behind: every pane's live blocks go to a fresh one.
       const rewrite = blockFile.shouldRoll(live.reduce((sum, { pane }) => sum + pane.storedBytes, 0));
       if (rewrite) blockFile.roll();
       const panes = live
-        .filter(({ pane }) => all || rewrite || pane.persistedRevision !== pane.revision)
-        .map(({ pane }) => ({ ...pane.terminalState((packed) => blockFile.append(packed), rewrite), cwd: processCwd(pane.pid) }));
+        .filter(({ pane }) => all || rewrite || pane.persistedRevision !== pane.revision || (compress && pane.hasUncompressedBlocks))
+        .map(({ pane }) => ({ ...pane.terminalState((packed) => blockFile.append(packed), rewrite, compress), cwd: processCwd(pane.pid) }));
       blockFile.sync();
-      return { panes, blockFile: blockFile.current };
+      return { panes, blockFile: blockFile.current, uncompressed: live.some(({ pane }) => pane.hasUncompressedBlocks) };
     },
     heartbeat: () => null,
     fault: (params) => {
@@ -251,11 +271,10 @@ export class ShardRuntime {
       return null;
     },
     stats: () => {
-      let bytesParsed = 0;
-      for (const { pane } of this.panes.values()) bytesParsed += pane.bytesParsed;
+      const bytesParsed = this.parsedBytes();
       return {
         panes: this.panes.size,
-        bytesParsed: bytesParsed + this.retiredBytes,
+        bytesParsed,
         matchers: this.matcherPanes.size,
         heapUsedBytes: getHeapStatistics().used_heap_size,
       };

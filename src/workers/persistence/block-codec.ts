@@ -1,14 +1,21 @@
 /**
  * History rows on disk: a block (history.ts) as one msgpackr record holding
  * its row bytes, row ends and wrap flags as binary, compressed with brotli at
- * quality 1 behind a one-byte tag. A screen's rows are packed the same way.
+ * quality 0 behind a one-byte tag. A screen's rows are packed the same way.
  *
  * Changed: blocks were deflated (level 1). During a 100-pane flood with
  * sessions on, zlib took ~12% of each shard's CPU (every full block is packed
- * once, and a flood fills thousands); on 32 KB blocks of fleet output brotli
- * q1 packs 123 MB/s against deflate's 52 MB/s, 2.17× against 2.27× smaller.
+ * once, and a flood fills thousands). On packed blocks of the bench's
+ * corpora (best of 5 passes over 5 MB) brotli q0 with a 64 KB window packs
+ * 326 MB/s, q1 195 MB/s, deflate level 1 121 MB/s, to 2.77×, 2.87× and 3.05×
+ * smaller.
  * Blocks written before are still read: raw deflate never starts with the
- * tag's bits (block type 3 is reserved in deflate).
+ * tags' bits (block type 3 is reserved in deflate).
+ *
+ * A shard that is flooding stores its blocks uncompressed (RAW_TAG) and
+ * compresses them in a later round once it is quiet (history.ts): most of a
+ * flood's blocks are dropped by the history's capacity within seconds, and
+ * packing each of them was still ~15% of a flooding shard's CPU.
  */
 import { brotliCompressSync, brotliDecompressSync, constants, inflateRawSync } from 'node:zlib';
 import { Packr } from 'msgpackr';
@@ -28,9 +35,10 @@ export interface PackedRows {
 
 /** The first byte of a brotli-packed block: BFINAL 0, BTYPE 3, which no raw deflate stream starts with. */
 const BROTLI_TAG = 0x06;
-const TAG = Buffer.from([BROTLI_TAG]);
+/** The first byte of an uncompressed block: BFINAL 1, BTYPE 3, likewise. */
+const RAW_TAG = 0x07;
 
-export function packRows(rows: PackedRows): Buffer {
+export function packRows(rows: PackedRows, compress = true): Buffer {
   const record = packr.pack({
     rows: rows.rows,
     bytes: rows.bytes,
@@ -38,13 +46,15 @@ export function packRows(rows: PackedRows): Buffer {
     ends: Buffer.from(Uint32Array.from(rows.ends).buffer),
     wrapped: rows.wrapped,
   });
-  const params = { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 16, [constants.BROTLI_PARAM_SIZE_HINT]: record.length };
-  return Buffer.concat([TAG, brotliCompressSync(record, { params })]);
+  if (!compress) return Buffer.concat([Buffer.of(RAW_TAG), record]);
+  const params = { [constants.BROTLI_PARAM_QUALITY]: 0, [constants.BROTLI_PARAM_LGWIN]: 16, [constants.BROTLI_PARAM_SIZE_HINT]: record.length };
+  return Buffer.concat([Buffer.of(BROTLI_TAG), brotliCompressSync(record, { params })]);
 }
 
 function unpacked(data: Uint8Array): Buffer {
   const options = { maxOutputLength: MAX_UNPACKED_BYTES };
   if (data[0] === BROTLI_TAG) return brotliDecompressSync(data.subarray(1), options);
+  if (data[0] === RAW_TAG) return Buffer.from(data.buffer, data.byteOffset + 1, data.length - 1);
   return inflateRawSync(data, options);
 }
 
