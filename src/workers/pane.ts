@@ -160,11 +160,11 @@ export class Pane {
     this.streams = Math.max(0, this.streams - 1);
   }
 
-  /** What a session snapshot keeps of the terminal (everything read so far included); full history blocks go to `store`, uncompressed unless `compress`. */
+  /** What a session snapshot keeps of the terminal (everything read so far included); full history blocks go to `store`, uncompressed unless `compress`; the screen and last block come back compressed. */
   terminalState(store: (packed: Buffer) => BlockRef, rewrite: boolean, compress: boolean): Omit<PaneTerminalState, 'cwd'> {
     this.catchUp();
     this.persistedRevision = this.revision;
-    return { paneUid: this.uid, history: this.history.state(store, rewrite, compress), screen: packScreen(this.term, this.cell, compress) };
+    return { paneUid: this.uid, history: this.history.state(store, rewrite, compress), screen: packScreen(this.term, this.cell) };
   }
 
   /** Some of its history blocks went to disk uncompressed (a busy round); a quiet one compresses them. */

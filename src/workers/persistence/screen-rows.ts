@@ -7,7 +7,7 @@ import { RowEncoder, styledBytes } from '../row-text.js';
 const encoder = new RowEncoder();
 import { packRows } from './block-codec.js';
 
-export function packScreen(term: Emulator, cell: IBufferCell, compress = true): Buffer {
+export function packScreen(term: Emulator, cell: IBufferCell): Buffer {
   const buffer = term.buffer.active;
   const plain: Buffer[] = [];
   const styled: Array<Buffer | undefined> = [];
@@ -38,5 +38,5 @@ export function packScreen(term: Emulator, cell: IBufferCell, compress = true): 
     }
     ends[row * 2 + 1] = at;
   }
-  return packRows({ rows, bytes: Buffer.concat(parts), ends, wrapped: Uint8Array.from(wrapped.slice(0, rows)) }, compress);
+  return packRows({ rows, bytes: Buffer.concat(parts), ends, wrapped: Uint8Array.from(wrapped.slice(0, rows)) });
 }
