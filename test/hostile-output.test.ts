@@ -83,7 +83,8 @@ describe('hostile output from panes', () => {
       const bombPane = panes.get('fork-bomb') ?? '';
       const { pane: bomb } = await server.call('pane.get', { pane_id: bombPane });
       const sid = bomb.pid ?? 0;
-      assert.equal(sessionMembers([sid]).length, 511, 'the whole tree was forked');
+      // The leader says "recovered" once it forked its own two; the deepest levels may still be forking.
+      await eventually(() => sessionMembers([sid]).length === 511, `the whole tree forked (${sessionMembers([sid]).length} of 511)`, 10_000);
       await server.call('pane.close', { pane_id: bombPane });
       await eventually(() => sessionMembers([sid]).length === 0, `the fork bomb's processes to end (${sessionMembers([sid]).length} left)`, 10_000);
     } finally {

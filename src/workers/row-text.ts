@@ -93,28 +93,8 @@ export class RowEncoder {
         x++;
         continue;
       }
-      if (content & CONTENT_IS_COMBINED) {
-        const text = row._combined[x] ?? '';
-        this.reserve(at + Buffer.byteLength(text) + (end - x) * 4, at);
-        bytes = this.bytes;
-        at += bytes.write(text, at);
-      } else {
-        const cp = content & CONTENT_CODEPOINT_MASK;
-        if (cp < 0x80) bytes[at++] = cp || 0x20;
-        else if (cp < 0x800) {
-          bytes[at++] = 0xc0 | (cp >> 6);
-          bytes[at++] = 0x80 | (cp & 0x3f);
-        } else if (cp < 0x10000) {
-          bytes[at++] = 0xe0 | (cp >> 12);
-          bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
-          bytes[at++] = 0x80 | (cp & 0x3f);
-        } else {
-          bytes[at++] = 0xf0 | (cp >> 18);
-          bytes[at++] = 0x80 | ((cp >> 12) & 0x3f);
-          bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
-          bytes[at++] = 0x80 | (cp & 0x3f);
-        }
-      }
+      at = this.writeCell(row, x, content, at, end);
+      bytes = this.bytes;
       x += content >>> CONTENT_WIDTH_SHIFT || 1;
     }
     for (let i = end * 3; i < cells * 3; i += 3) style |= (data[i + 1] as number) | (data[i + 2] as number);
@@ -164,28 +144,7 @@ export class RowEncoder {
         lastFg = fg;
         lastBg = bg;
       }
-      if (content & CONTENT_IS_COMBINED) {
-        const text = row._combined[x] ?? '';
-        this.reserve(at + Buffer.byteLength(text) + (end - x) * 4 + 8, at);
-        at += this.bytes.write(text, at);
-        continue;
-      }
-      const cp = content & CONTENT_CODEPOINT_MASK;
-      const bytes = this.bytes;
-      if (cp < 0x80) bytes[at++] = cp || 0x20;
-      else if (cp < 0x800) {
-        bytes[at++] = 0xc0 | (cp >> 6);
-        bytes[at++] = 0x80 | (cp & 0x3f);
-      } else if (cp < 0x10000) {
-        bytes[at++] = 0xe0 | (cp >> 12);
-        bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
-        bytes[at++] = 0x80 | (cp & 0x3f);
-      } else {
-        bytes[at++] = 0xf0 | (cp >> 18);
-        bytes[at++] = 0x80 | ((cp >> 12) & 0x3f);
-        bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
-        bytes[at++] = 0x80 | (cp & 0x3f);
-      }
+      at = this.writeCell(row, x, content, at, end);
     }
     if (!styled) return undefined;
     if (current !== RESET) {
@@ -193,6 +152,36 @@ export class RowEncoder {
       at += this.bytes.write(RESET, at, 'latin1');
     }
     return this.bytes.subarray(0, at);
+  }
+
+  /**
+   * Cell `x` (content word `content`) as UTF-8 at `at`: its combined string,
+   * or its code point (an empty cell reads as a space); room is kept for the
+   * cells up to `end` at 4 bytes each. Returns the offset after it.
+   */
+  private writeCell(row: RowCells, x: number, content: number, at: number, end: number): number {
+    if (content & CONTENT_IS_COMBINED) {
+      const text = row._combined[x] ?? '';
+      this.reserve(at + Buffer.byteLength(text) + (end - x) * 4 + 8, at);
+      return at + this.bytes.write(text, at);
+    }
+    const bytes = this.bytes;
+    const cp = content & CONTENT_CODEPOINT_MASK;
+    if (cp < 0x80) bytes[at++] = cp || 0x20;
+    else if (cp < 0x800) {
+      bytes[at++] = 0xc0 | (cp >> 6);
+      bytes[at++] = 0x80 | (cp & 0x3f);
+    } else if (cp < 0x10000) {
+      bytes[at++] = 0xe0 | (cp >> 12);
+      bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
+      bytes[at++] = 0x80 | (cp & 0x3f);
+    } else {
+      bytes[at++] = 0xf0 | (cp >> 18);
+      bytes[at++] = 0x80 | ((cp >> 12) & 0x3f);
+      bytes[at++] = 0x80 | ((cp >> 6) & 0x3f);
+      bytes[at++] = 0x80 | (cp & 0x3f);
+    }
+    return at;
   }
 
   /** A string as UTF-8 in the reused buffer. */
