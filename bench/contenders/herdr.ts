@@ -38,13 +38,19 @@ export async function reportAgent(socketPath: string, pane: string, state: 'work
   await call('pane.report_agent', params, { socketPath, id: 'bench:hook' });
 }
 
-/** Reads a stream until `mark` is in its output: the output bytes read and the resyncs on the way. Throws when the stream ends first. */
+/** Reads a stream until `mark` is in its output or in a resync's fresh screen: the output bytes read and the resyncs on the way. Throws when the stream ends first. */
 async function untilMark(stream: PaneOutputStream, mark: string): Promise<{ bytes: number; resyncs: number }> {
   let bytes = 0;
   let resyncs = 0;
   let tail = '';
   for await (const line of stream) {
-    if (line.event === 'pane.resync') resyncs++;
+    if (line.event === 'pane.resync') {
+      resyncs++;
+      // The mark may have been printed in what the fresh screen replaces.
+      if (line.data.snapshot.includes(mark)) return { bytes, resyncs };
+      tail = '';
+      continue;
+    }
     if (line.event !== 'pane.output') continue;
     const chunk = Buffer.from(line.data.bytes, 'base64');
     bytes += chunk.length;

@@ -234,8 +234,8 @@ export class History {
    * `compress` false (a busy shard) stores full blocks uncompressed; a later
    * round with it true stores those again, compressed. The last block is
    * always compressed: it travels to main and into the session file, whose
-   * size main's thread pays for (uncompressed, a 100-pane flood's session
-   * file grew to megabytes and `ping`'s p99 from 10 to 43 ms).
+   * size main's thread pays for (uncompressed, a 100-pane flood made every
+   * round's session file megabytes).
    */
   state(store: (packed: Buffer) => BlockRef, rewrite: boolean, compress = true): HistoryState {
     const blocks: BlockRef[] = [];
