@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { BenchEnvironment } from '../environment.js';
 import { cpuSeconds } from '../measure.js';
+import { type PerPane, perPane } from './host.js';
 
 const READER = fileURLToPath(new URL('./ceiling-reader.js', import.meta.url));
 
@@ -56,8 +57,8 @@ async function withReader<T>(
 }
 
 /** `panes` shells each `cat` their input (pane i `input(i)`); from the moment they are typed until every stream showed the end mark. */
-export function ceilingFlood(environment: BenchEnvironment, panes: number, input: string | ((index: number) => string)): Promise<FloodRun> {
-  const inputOf = typeof input === 'string' ? () => input : input;
+export function ceilingFlood(environment: BenchEnvironment, panes: number, input: PerPane): Promise<FloodRun> {
+  const inputOf = perPane(input);
   return withReader(environment, panes, (index) => `cat ${inputOf(index)}`, async ({ child, next }) => {
     const pid = child.pid ?? 0;
     const cpuBefore = cpuSeconds(pid);

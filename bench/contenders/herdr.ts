@@ -11,7 +11,7 @@ import { eventually } from '../../harness/poll.js';
 import { HERDR_BIN, type LocalServer, startServer } from '../../harness/server.js';
 import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';
 import { pool } from '../measure.js';
-import type { CliKind, HostName, OutputWatch, PaneHost, QueryKind, ViewedOutput } from './host.js';
+import { type CliKind, type HostName, type OutputWatch, type PaneHost, type PerPane, type QueryKind, type ViewedOutput, perPane } from './host.js';
 
 /** Whole-line regex for a literal (wait_for_output regexes are RE2, line by line). */
 export function exactLine(line: string): string {
@@ -142,8 +142,8 @@ export class HerdrHost implements PaneHost {
     );
   }
 
-  async typeLine(panes: readonly string[], line: string | ((index: number) => string)): Promise<void> {
-    const lineOf = typeof line === 'string' ? () => line : line;
+  async typeLine(panes: readonly string[], line: PerPane): Promise<void> {
+    const lineOf = perPane(line);
     await Promise.all(panes.map((pane, i) => this.connection.call('pane.send_input', { pane_id: pane, text: lineOf(i) })));
   }
 

@@ -5,6 +5,13 @@
  */
 export type HostName = 'herdr' | 'herdr-1' | 'tmux';
 
+/** One value for every pane, or the i-th pane's from a function (a command line, an input file). */
+export type PerPane = string | ((index: number) => string);
+
+export function perPane(value: PerPane): (index: number) => string {
+  return typeof value === 'string' ? () => value : value;
+}
+
 /**
  * One request a script makes of its host, by kind, so the two hosts line up:
  * "liveness" (herdr `ping`, tmux `display-message -p`), "pane status"
@@ -38,7 +45,7 @@ export interface PaneHost {
    */
   createBurst(count: number): Promise<{ panes: string[]; seconds: number }>;
   /** Types `line` (for the i-th pane, `line(i)` when a function) and Enter into each pane. */
-  typeLine(panes: readonly string[], line: string | ((index: number) => string)): Promise<void>;
+  typeLine(panes: readonly string[], line: PerPane): Promise<void>;
   /**
    * Resolves once every pane shows a line that is exactly `line` among its
    * last rows; call before typing what prints it (a line already there counts).

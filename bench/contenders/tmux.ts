@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { eventually, sleep } from '../../harness/poll.js';
 import { type BenchEnvironment, COLS, PROMPT, ROWS, SHELL } from '../environment.js';
 import { cpuSeconds, rssBytes } from '../measure.js';
-import type { CliKind, OutputWatch, PaneHost, QueryKind, ViewedOutput } from './host.js';
+import { type CliKind, type OutputWatch, type PaneHost, type PerPane, type QueryKind, type ViewedOutput, perPane } from './host.js';
 
 const run = promisify(execFile);
 /** Commands per client invocation (keeps argv well under the kernel's limit). */
@@ -135,8 +135,8 @@ export class TmuxHost implements PaneHost {
     return this.untilEvery(panes, (rows) => rows.some((row) => row.startsWith(PROMPT.trim())), 60_000, 'a prompt');
   }
 
-  async typeLine(panes: readonly string[], line: string | ((index: number) => string)): Promise<void> {
-    const lineOf = typeof line === 'string' ? () => line : line;
+  async typeLine(panes: readonly string[], line: PerPane): Promise<void> {
+    const lineOf = perPane(line);
     await this.chained(panes.map((pane, i) => ['send-keys', '-t', pane, '-l', lineOf(i), ';', 'send-keys', '-t', pane, 'Enter']));
   }
 

@@ -10,7 +10,7 @@
  */
 import { statSync } from 'node:fs';
 import { ceilingFlood } from '../contenders/ceiling.js';
-import type { PaneHost } from '../contenders/host.js';
+import { type PaneHost, type PerPane, perPane } from '../contenders/host.js';
 import { CORPUS_LABELS, CORPUS_NAMES, type CorpusName, corpusAvailable } from '../corpus/corpora.js';
 import { doneFiles } from '../done-files.js';
 import type { BenchEnvironment } from '../environment.js';
@@ -24,17 +24,15 @@ const VARIANTS = 8;
 
 let runs = 0;
 
-/** What pane `index` cats. */
-export type FloodInputs = (index: number) => string;
 
 /** `bytes` of corpus `corpus` per pane, in VARIANTS variants. */
-export function corpusInputs(environment: BenchEnvironment, corpus: CorpusName, bytes: number): FloodInputs {
+export function corpusInputs(environment: BenchEnvironment, corpus: CorpusName, bytes: number): (index: number) => string {
   const paths = Array.from({ length: VARIANTS }, (_, variant) => environment.floodInput(bytes, corpus, variant));
   return (index) => paths[index % VARIANTS] ?? '';
 }
 
 /** The bytes all `panes` panes print. */
-export function floodMegabytes(inputs: FloodInputs, panes: number): number {
+export function floodMegabytes(inputs: (index: number) => string, panes: number): number {
   let bytes = 0;
   for (let i = 0; i < panes; i++) bytes += statSync(inputs(i)).size;
   return bytes / MB;
@@ -45,8 +43,8 @@ export function floodMegabytes(inputs: FloodInputs, panes: number): number {
  * file. Ends when every done file is there and, for herdr, every mark is
  * parsed; the server's CPU is read after the host also shows every mark.
  */
-export async function hostFlood(host: PaneHost, panes: string[], inputs: FloodInputs | string, environment: BenchEnvironment): Promise<{ seconds: number; cpuSeconds: number }> {
-  const inputOf = typeof inputs === 'string' ? () => inputs : inputs;
+export async function hostFlood(host: PaneHost, panes: string[], inputs: PerPane, environment: BenchEnvironment): Promise<{ seconds: number; cpuSeconds: number }> {
+  const inputOf = perPane(inputs);
   const mark = `flood-done-${++runs}`;
   const done = doneFiles(environment.dir, panes.length, TIMEOUT_MS);
   const cpuBefore = await host.cpuSeconds();

@@ -178,7 +178,9 @@ export interface ShardRequests {
    * The terminal state of every pane that changed since the last `persist`
    * (every pane with `all`): new full history blocks are appended to the
    * shard's block file and synced first. `blockFile` is the file it appends
-   * to now; files no snapshot names any more may be deleted.
+   * to now; files no snapshot names any more may be deleted. `uncompressed`:
+   * some blocks went to disk uncompressed (the shard was flooding), so
+   * another round is owed to compress them.
    */
   persist: { params: { all: boolean }; result: { panes: PaneTerminalState[]; blockFile: string | undefined; uncompressed: boolean } };
   /** Answered at once: the shard's event loop is running (main's stall detection). */

@@ -80,23 +80,29 @@ class Block {
   }
 
   append(plain: Uint8Array, styled: Uint8Array | undefined, wrapped: boolean): void {
-    if (this.rows === this.wrapped.length) this.growRowTable();
-    const size = plain.length + (styled?.length ?? 0);
-    if (this.used + size > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(size);
+    this.roomForRow(plain.length + (styled?.length ?? 0));
     this.copyIn(plain, 0, plain.length);
-    this.ends[this.rows * 2] = this.used;
+    const plainEnd = this.used;
     if (styled) this.copyIn(styled, 0, styled.length);
-    this.ends[this.rows * 2 + 1] = this.used;
-    this.wrapped[this.rows] = wrapped ? 1 : 0;
-    this.rows++;
+    this.endRow(plainEnd, wrapped);
   }
 
   /** Appends a plain row whose text is `source[start, end)` (no view of it is made). */
   appendRange(source: Uint8Array, start: number, end: number, wrapped: boolean): void {
-    if (this.rows === this.wrapped.length) this.growRowTable();
-    if (this.used + end - start > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(end - start);
+    this.roomForRow(end - start);
     this.copyIn(source, start, end);
-    this.ends[this.rows * 2] = this.used;
+    this.endRow(this.used, wrapped);
+  }
+
+  /** Room in the row table and for `size` bytes (an empty block grows for a huge row: `fits`). */
+  private roomForRow(size: number): void {
+    if (this.rows === this.wrapped.length) this.growRowTable();
+    if (this.used + size > this.bytes.length) this.bytes = Buffer.allocUnsafeSlow(size);
+  }
+
+  /** Closes the row being appended: its plain text ends at `plainEnd`, its SGR form (if any) at the used bytes. */
+  private endRow(plainEnd: number, wrapped: boolean): void {
+    this.ends[this.rows * 2] = plainEnd;
     this.ends[this.rows * 2 + 1] = this.used;
     this.wrapped[this.rows] = wrapped ? 1 : 0;
     this.rows++;

@@ -266,7 +266,6 @@ function sgrOf(cell: IBufferCell): string {
   return `\x1b[${params}m`;
 }
 
-
 /**
  * The row with SGR escapes where attributes change, right-trimmed of default
  * blank cells, ending in a reset when any attribute was set; undefined when

@@ -2,10 +2,10 @@
 import type { IBufferCell } from '@xterm/headless';
 import { type Emulator, rowCellsOf } from '../emulator.js';
 import { RowEncoder, styledBytes } from '../row-text.js';
+import { packRows } from './block-codec.js';
 
 /** One per shard thread; packing is synchronous. */
 const encoder = new RowEncoder();
-import { packRows } from './block-codec.js';
 
 export function packScreen(term: Emulator, cell: IBufferCell): Buffer {
   const buffer = term.buffer.active;
