@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readlinkSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fdTargets } from './helpers/proc.js';
+import { fdTargets, niceOf, threadNices } from './helpers/proc.js';
 import { eventually, readUntil, startServer } from './helpers/server.js';
 
 describe('isolation', () => {
@@ -82,4 +82,20 @@ describe('load', () => {
       await server.stop();
     }
   });
+
+  for (const [args, nice] of [[[], 10], [['--shard-nice', '0'], 0]] as const) {
+    it(`shard threads and their panes run at nice ${nice}, the main thread at 0 (${args.join(' ') || 'default'})`, async () => {
+      const server = await startServer({ workers: 2, serverArgs: [...args] });
+      try {
+        await server.call('workspace.create', { cwd: server.dir, command: ['/bin/sh', '-c', 'sleep 600'] });
+        await server.call('workspace.create', { cwd: server.dir, command: ['/bin/sh', '-c', 'sleep 600'] });
+        const threads = threadNices(server.pid);
+        assert.equal(threads.get(server.pid), 0, 'the main thread, which answers every client, keeps nice 0');
+        assert.equal([...threads.values()].filter((n) => n === nice).length >= 2, true, `two shard threads at nice ${nice}: ${[...threads.values()].join(' ')}`);
+        for (const pane of (await server.call('pane.list', {})).panes) assert.equal(niceOf(pane.pid ?? 0), nice, `pane ${pane.pane_id}'s process`);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
 });

@@ -23,7 +23,7 @@ const runFile = promisify(execFile);
 const BURST_IN_FLIGHT = 64;
 
 /** A keep-alive connection that has sent its first request (the server drops connections silent for 10 s). */
-async function keptAlive(socketPath: string): Promise<HerdrConnection> {
+export async function keptAlive(socketPath: string): Promise<HerdrConnection> {
   const connection = await HerdrConnection.open(socketPath);
   await connection.call('ping', {});
   return connection;

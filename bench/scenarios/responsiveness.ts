@@ -4,8 +4,9 @@
  * pane — each timed from request to full answer.
  */
 import { type QueryKind, QUERY_KINDS } from '../contenders/host.js';
-import { boundTarget, measured, type Metric, type ScenarioResult } from '../report/results.js';
+import type { Metric, ScenarioResult } from '../report/results.js';
 import { type BenchContext, LatencySet, rotated, sampleMs, sized, underLoad, withHosts } from './context.js';
+import { livenessSamples, livenessTargets, withFloor } from './liveness-floor.js';
 
 const FLOOD_PANES = 100;
 const FLOOD_FILE_BYTES = 256 * 1024;
@@ -22,7 +23,10 @@ export async function responsivenessScenario(context: BenchContext): Promise<Sce
       for (const host of rotated(hosts, turn)) {
         await underLoad(context, host, floodPanes, flood, async () => {
           const [watched] = await host.createPanes(1, flood);
-          for (const kind of QUERY_KINDS) {
+          const liveness = await livenessSamples(context.environment, host, samplesPerTurn, 10, withFloor(context, host));
+          byKind.get('liveness')?.add(host.name, liveness.host);
+          byKind.get('liveness')?.add('ceiling', liveness.floor);
+          for (const kind of QUERY_KINDS.filter((kind) => kind !== 'liveness')) {
             const times = await sampleMs(samplesPerTurn, 10, () => host.query(kind, watched ?? ''));
             byKind.get(kind)?.add(host.name, times);
           }
@@ -35,12 +39,11 @@ export async function responsivenessScenario(context: BenchContext): Promise<Sce
 
   const metrics: Metric[] = [];
   for (const [kind, set] of byKind) metrics.push(set.metric(kind, 50), set.metric(kind, 99));
-  const liveness99 = metrics.find((metric) => metric.name === 'liveness p99');
   return {
     id: 'responsiveness',
     title: `Responsiveness while ${floodPanes} panes flood`,
-    method: `Requests on one connection while ${floodPanes} panes cat text without end: liveness (herdr ping; tmux display-message -p), pane status (pane.get; display-message of the pane's fields), read 80 lines of a flooding pane (pane.read recent 80; capture-pane). Every tmux request is a client invocation, which is how tmux is scripted. ${turns * samplesPerTurn} samples per request and host.`,
+    method: `Requests on one connection while ${floodPanes} panes cat text without end: liveness (herdr ping; tmux display-message -p), pane status (pane.get; display-message of the pane's fields), read 80 lines of a flooding pane (pane.read recent 80; capture-pane). Every tmux request is a client invocation, which is how tmux is scripted. ${turns * samplesPerTurn} samples per request and host. Ceiling (liveness only): a process that answers every request at once, pinged alternately with herdr under herdr's load.`,
     metrics,
-    targets: measured([liveness99 && boundTarget(liveness99, 'herdr', 10)]),
+    targets: livenessTargets(metrics),
   };
 }

@@ -48,6 +48,8 @@ export interface ShardSettings {
   /** The shard's V8 old-generation limit: past it that shard dies (and is replaced) before it takes the machine's memory. */
   heapMb: number;
   debugFaults: boolean;
+  /** Shard threads' nice value, inherited by their pane processes (0: unchanged). */
+  nice: number;
   /** Where shards keep their panes' history blocks; undefined when the server keeps no state. */
   blocksDir: string | undefined;
 }
@@ -80,7 +82,7 @@ export class ShardHandle {
     private readonly listener: ShardListener,
     private readonly settings: ShardSettings,
   ) {
-    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '', debugFaults: settings.debugFaults, blocksDir: settings.blocksDir };
+    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '', debugFaults: settings.debugFaults, blocksDir: settings.blocksDir, nice: settings.nice };
     this.worker = new Worker(SHARD_SCRIPT, {
       workerData: init,
       name: `shard-${id}`,

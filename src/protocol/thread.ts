@@ -17,6 +17,8 @@ export interface ShardInit {
   home: string;
   /** Whether the `fault` request may be obeyed (HERDR_DEBUG_FAULTS=1, tests only). */
   debugFaults: boolean;
+  /** The shard thread's nice value (0: unchanged); its pane processes inherit it (workers/thread-priority.ts). */
+  nice: number;
 }
 
 /**

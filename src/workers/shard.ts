@@ -6,10 +6,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FromShard, ShardInit, ToShard } from '../protocol/thread.js';
 import { ShardRuntime } from './shard-runtime.js';
+import { lowerThreadPriority } from './thread-priority.js';
 
 if (!parentPort) throw new Error('shard.ts must run in a worker thread');
 const port = parentPort;
-const runtime = new ShardRuntime(workerData as ShardInit, (message: FromShard, transfer?: ArrayBuffer[]) =>
+const init = workerData as ShardInit;
+lowerThreadPriority(init.nice);
+const runtime = new ShardRuntime(init, (message: FromShard, transfer?: ArrayBuffer[]) =>
   port.postMessage(message, transfer),
 );
 port.on('message', (message: ToShard) => void runtime.handle(message));

@@ -22,16 +22,30 @@ export function rssBytes(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
 }
 
-/** State (field 3) and session (field 6) of /proc/PID/stat, or undefined when the process is gone. */
-function stat(pid: string | number): { state: string; session: number } | undefined {
+/** State (field 3), session (field 6) and nice value (field 19) of /proc/PID/stat (or PID/task/TID), or undefined when it is gone. */
+function stat(pid: string | number): { state: string; session: number; nice: number } | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
     // The command name may hold spaces and parentheses: count fields after its last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', session: Number(fields[3]) };
+    return { state: fields[0] ?? '', session: Number(fields[3]), nice: Number(fields[16]) };
   } catch {
     return undefined;
   }
+}
+
+/** The nice value of a process, or of each of its threads by thread id. */
+export function niceOf(pid: number): number | undefined {
+  return stat(pid)?.nice;
+}
+
+export function threadNices(pid: number): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const found = stat(`${pid}/task/${tid}`);
+    if (found) nices.set(Number(tid), found.nice);
+  }
+  return nices;
 }
 
 /** A process that exists and is not a zombie waiting to be reaped. */

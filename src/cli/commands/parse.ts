@@ -13,6 +13,13 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+/** A nice value a process may take without privileges: 0 (unchanged) to 19. */
+export function niceValue(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n > 19) throw new InvalidArgumentError(`expected a nice value from 0 to 19, got ${value}`);
+  return n;
+}
+
 export function oneOf<T extends string>(...allowed: T[]): (value: string) => T {
   return (value) => {
     if (!(allowed as string[]).includes(value)) {

@@ -6,7 +6,7 @@ import type { HerdrServer } from '../../main/server.js';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
 import { type SocketOption, fail, send } from '../output.js';
-import { positiveInt } from './parse.js';
+import { niceValue, positiveInt } from './parse.js';
 
 interface ServerFlags extends SocketOption {
   workers?: number;
@@ -16,6 +16,7 @@ interface ServerFlags extends SocketOption {
   logLevel: string;
   shardTimeout: number;
   shardHeapMb: number;
+  shardNice: number;
   stateDir?: string;
   state: boolean;
   restore: boolean;
@@ -35,6 +36,7 @@ export function addServerCommands(program: Command): void {
     .option('--log-level <level>', 'quiet | info', 'info')
     .option('--shard-timeout <ms>', 'a shard silent this long (heartbeat included) is restarted, its panes reported exited; also the deadline of a request to a shard', positiveInt, 10_000)
     .option('--shard-heap-mb <n>', "a shard's JavaScript heap limit: past it that shard alone dies and is replaced", positiveInt, 2048)
+    .option('--shard-nice <n>', 'nice value of the shard threads, so the main thread answers clients first under load; pane processes inherit it (0: unchanged)', niceValue, 10)
     .option('--state-dir <path>', 'where the session is kept across restarts (default: $XDG_STATE_HOME/herdr, else ~/.local/state/herdr)')
     .option('--no-restore', 'start empty; the previous session is moved aside, not restored')
     .option('--resume-agents', 'restore panes whose agent reported a session by running its resume command (claude --resume <id>, …)')
@@ -71,7 +73,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
       cols: flags.cols,
       rows: flags.rows,
       shell: flags.shell ?? process.env.SHELL ?? '/bin/sh',
-      shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1', blocksDir: paths?.blocks },
+      shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1', blocksDir: paths?.blocks, nice: flags.shardNice },
       persistence: paths ? { paths, restore: flags.restore, resumeAgents: flags.resumeAgents ?? false } : undefined,
       log,
     });

@@ -1,0 +1,25 @@
+/**
+ * A shard's thread runs at a lower priority than the main thread (nice is per
+ * thread on Linux). Under contention the thread that answers every client
+ * (ping, pane.get, reads, events) is then scheduled before parsing, which
+ * only loses what it would have lost to the main thread anyway: the main
+ * thread is idle most of the time. Measured in ARCHITECTURE.md ("Priorities").
+ *
+ * What a shard spawns inherits its niceness: pane processes run at the same
+ * nice value, and an unprivileged process cannot lower it again.
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/** Lowers the calling thread's priority to `nice` (1–19; 0 leaves it); false where that is not possible. */
+export function lowerThreadPriority(nice: number): boolean {
+  if (nice <= 0) return false;
+  try {
+    // /proc/thread-self → "<pid>/task/<tid>"; setpriority on a tid changes that thread only.
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    setPriority(tid, nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
