@@ -33,6 +33,12 @@ export interface StartOptions {
   serverArgs?: string[];
   /** The server's `--state-dir` (default: `state` in its own temporary directory, gone with it). */
   stateDir?: string;
+  /**
+   * Start the server in a session of its own, as a server started from its own
+   * terminal or a service is (the bench: with autogroup scheduling a server in
+   * the measuring process's session would share its CPU share with it).
+   */
+  ownSession?: boolean;
 }
 
 export class LocalServer {
@@ -113,6 +119,7 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
     cwd: dir,
     env: { ...(options.baseEnv ?? { ...process.env, PS1: '$ ' }), ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: options.ownSession ?? false,
   });
   running.add(child);
   child.on('exit', () => running.delete(child));

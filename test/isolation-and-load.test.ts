@@ -1,6 +1,6 @@
 /** Security and load: no pane can reach another pane's terminal; a flood slows only its own pane. */
 import assert from 'node:assert/strict';
-import { readlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fdTargets, niceOf, threadNices } from './helpers/proc.js';
 import { eventually, readUntil, startServer } from './helpers/server.js';
@@ -92,7 +92,11 @@ describe('load', () => {
         const threads = threadNices(server.pid);
         assert.equal(threads.get(server.pid), 0, 'the main thread, which answers every client, keeps nice 0');
         assert.equal([...threads.values()].filter((n) => n === nice).length >= 2, true, `two shard threads at nice ${nice}: ${[...threads.values()].join(' ')}`);
-        for (const pane of (await server.call('pane.list', {})).panes) assert.equal(niceOf(pane.pid ?? 0), nice, `pane ${pane.pane_id}'s process`);
+        for (const pane of (await server.call('pane.list', {})).panes) {
+          assert.equal(niceOf(pane.pid ?? 0), nice, `pane ${pane.pane_id}'s process`);
+          // Where the kernel schedules by session, the pane's session has the value too.
+          if (existsSync('/proc/self/autogroup')) assert.match(readFileSync(`/proc/${pane.pid}/autogroup`, 'utf8'), new RegExp(` nice ${nice}\n`));
+        }
       } finally {
         await server.stop();
       }

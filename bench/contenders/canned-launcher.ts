@@ -12,7 +12,8 @@ const CANNED_SERVER = fileURLToPath(new URL('./canned-server.js', import.meta.ur
 export async function withCannedServer<T>(environment: BenchEnvironment, use: (socketPath: string) => Promise<T>): Promise<T> {
   const socketPath = join(environment.dir, 'canned.sock');
   rmSync(socketPath, { force: true }); // the last turn's server was killed, its socket file stays
-  const child = spawn(process.execPath, [CANNED_SERVER, socketPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // A session of its own, like every server the bench measures (harness/server.ts, ownSession).
+  const child = spawn(process.execPath, [CANNED_SERVER, socketPath], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   try {
     const lines = createInterface({ input: child.stdout });
     await Promise.race([

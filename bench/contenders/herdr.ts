@@ -80,7 +80,7 @@ export class HerdrHost implements PaneHost {
 
   /** Starts a server of our own; `workers` 1 is the single-shard contender. */
   static async start(environment: BenchEnvironment, workers?: number, nodeArgs: string[] = [], serverArgs: string[] = []): Promise<HerdrHost> {
-    const server = await startServer({ baseEnv: environment.env, shell: SHELL, nodeArgs, serverArgs, ...(workers ? { workers } : {}) });
+    const server = await startServer({ baseEnv: environment.env, shell: SHELL, nodeArgs, serverArgs, ownSession: true, ...(workers ? { workers } : {}) });
     const connection = await keptAlive(server.socketPath);
     const name: HostName = workers === 1 ? 'herdr-1' : 'herdr';
     return new HerdrHost(name, workers === 1 ? 'herdr --workers 1' : 'herdr', server.socketPath, connection, environment, server);

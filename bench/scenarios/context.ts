@@ -103,6 +103,7 @@ export class LatencySet {
   private readonly samples = new Map<ContenderName, number[]>();
 
   add(contender: ContenderName, values: readonly number[]): void {
+    if (values.length === 0) return;
     this.samples.set(contender, [...(this.samples.get(contender) ?? []), ...values]);
   }
 

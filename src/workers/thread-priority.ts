@@ -6,9 +6,13 @@
  * thread is idle most of the time. Measured in ARCHITECTURE.md ("Priorities").
  *
  * What a shard spawns inherits its niceness: pane processes run at the same
- * nice value, and an unprivileged process cannot lower it again.
+ * nice value, and an unprivileged process cannot lower it again. Where the
+ * kernel schedules by session (autogroup, the default on most desktops) a
+ * process's nice value only orders it within its session, and each pane leads
+ * a session of its own: the pane's session is given the same nice value, so
+ * the panes rank below the server on those kernels too.
  */
-import { readlinkSync } from 'node:fs';
+import { readlinkSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** Lowers the calling thread's priority to `nice` (1–19; 0 leaves it); false where that is not possible. */
@@ -21,5 +25,16 @@ export function lowerThreadPriority(nice: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Gives the session that `sessionLeader` leads the nice value `nice` where the kernel groups by session (0 leaves it). */
+export function lowerSessionPriority(sessionLeader: number, nice: number): boolean {
+  if (nice <= 0) return false;
+  try {
+    writeFileSync(`/proc/${sessionLeader}/autogroup`, String(nice));
+    return true;
+  } catch {
+    return false; // no autogroup in this kernel, or the process is gone
   }
 }
