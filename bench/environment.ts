@@ -57,6 +57,13 @@ export class BenchEnvironment {
     return `while :; do cat ${this.floodInput(bytes)}; done`;
   }
 
+  /** A text file in the bench directory; its path. */
+  textFile(name: string, text: string): string {
+    const path = join(this.dir, name);
+    writeFileSync(path, text);
+    return path;
+  }
+
   /** A shell script in the bench directory (for pane commands). */
   script(name: string, body: string): string {
     const path = join(this.dir, name);

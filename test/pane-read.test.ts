@@ -34,6 +34,19 @@ describe('pane.read', () => {
     assert.equal(recent.truncated, false);
   });
 
+  it('history read back after the shard went quiet (full blocks sealed) is every row, in order', async () => {
+    const pane = await paneRunning(server, `awk 'BEGIN { for (i = 1; i <= 12000; i++) printf "row %06d of the history, styled \\033[1mbold\\033[0m\\n", i }'; echo done-filling`);
+    await readUntil(server, pane, (t) => /^done-filling$/m.test(t), { source: 'visible' });
+    await new Promise((resolve) => setTimeout(resolve, 1600)); // quiet time: 1 s after the last output
+    const { text } = await read(server, pane, { lines: 10_000 });
+    const rows = text.split('\n').filter((row) => row.startsWith('row '));
+    const first = Number(rows[0]?.slice(4, 10));
+    assert.ok(rows.length > 9000, `${rows.length} rows`);
+    rows.forEach((row, i) => assert.equal(row, `row ${String(first + i).padStart(6, '0')} of the history, styled bold`));
+    const styled = await read(server, pane, { lines: 10_000, strip_ansi: false });
+    assert.match(styled.text, /row 005000 of the history, styled \x1b\[[0-9;]*1mbold\x1b\[0m/);
+  });
+
   it('recent returns the last N rows even when the screen is mostly empty', async () => {
     const pane = await paneRunning(server, "seq 1 300; printf '\\033[2J\\033[H'; echo tail");
     await readUntil(server, pane, (t) => /^tail$/m.test(t), { source: 'visible' });

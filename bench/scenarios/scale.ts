@@ -9,6 +9,10 @@ import { sleep } from '../../harness/poll.js';
 import { HerdrHost } from '../contenders/herdr.js';
 import type { PaneHost } from '../contenders/host.js';
 import { HISTORY_ROWS } from '../contenders/tmux.js';
+import { fit } from '../corpus/cells.js';
+import { Prng } from '../corpus/prng.js';
+import { words } from '../corpus/vocabulary.js';
+import type { BenchEnvironment } from '../environment.js';
 import { MB, median } from '../measure.js';
 import { boundTarget, measured, ratioTarget, type ScenarioResult } from '../report/results.js';
 import { type BenchContext, SampleSet, sampleMs, sized, withHosts } from './context.js';
@@ -19,9 +23,21 @@ const AFTER_CREATION_MS = 1500;
 /** How long memory settles before it is read (quick runs accept a little more noise). */
 const SETTLE_MS = 3000;
 const QUICK_SETTLE_MS = 1500;
-/** Prints HISTORY_ROWS lines of exactly 120 characters; the last one is FILL_LAST. */
-const FILL = `seq -f '%0120.0f' 1 ${HISTORY_ROWS}`;
 const FILL_LAST = String(HISTORY_ROWS).padStart(120, '0');
+const FILL_SEED = 0x5ca1e;
+
+/**
+ * A command printing HISTORY_ROWS lines of 120 columns, the last FILL_LAST:
+ * numbered lines of words, which compress about as much as what agents print
+ * (an earlier fill of zero-padded numbers compressed ~20×).
+ */
+function historyFill(environment: BenchEnvironment): string {
+  const prng = new Prng(FILL_SEED);
+  const lines: string[] = [];
+  for (let i = 1; i < HISTORY_ROWS; i++) lines.push(fit(`${String(i).padStart(5, '0')} ${words(prng, 40)}`, 120).trimEnd());
+  lines.push(FILL_LAST);
+  return `cat ${environment.textFile('history-fill.txt', `${lines.join('\n')}\n`)}`;
+}
 
 async function settledRss(context: BenchContext, host: PaneHost): Promise<number> {
   await sleep(sized(context, { smoke: 300, quick: QUICK_SETTLE_MS, full: SETTLE_MS }));
@@ -54,7 +70,7 @@ export async function scaleScenario(context: BenchContext): Promise<ScenarioResu
         const idlePerPane = (idle - base) / burst / MB;
         context.progress(`scale: ${host.name.padEnd(8)} ${burst} panes created at ${rate.toFixed(0)}/s${stall === undefined ? '' : ` (worst main-loop stall ${stall.toFixed(1)} ms)`}; RSS ${idlePerPane.toFixed(2)} MB per idle pane`);
 
-        await host.typeLine(panes.slice(0, filled), FILL);
+        await host.typeLine(panes.slice(0, filled), historyFill(context.environment));
         await host.untilLine(panes.slice(0, filled), FILL_LAST, 600_000);
         const full = await settledRss(context, host);
         const added = (full - idle) / filled / MB;
@@ -79,7 +95,7 @@ export async function scaleScenario(context: BenchContext): Promise<ScenarioResu
   return {
     id: 'scale',
     title: `Scale: creating ${burst} panes, memory, listing up to ${listAt.at(-1)}`,
-    method: `A burst of ${burst} panes as a script makes it (herdr: workspace.create, ${burst} requests with 64 in flight on one connection; tmux: new-window, chained in client invocations), timed until every one is answered. Server RSS over the settled empty server ${AFTER_CREATION_MS / 1000} s after every prompt showed, then with ${filled} of the panes holding ${HISTORY_ROWS} rows of 120 columns (settled ${sized(context, { smoke: 0.3, quick: QUICK_SETTLE_MS / 1000, full: SETTLE_MS / 1000 })} s; tmux: history-limit ${HISTORY_ROWS}); the full-pane figure is the idle cost plus what the history added. List latency is the median of ${listSamples} (herdr pane.list on one connection; tmux list-panes -a, a client invocation).`,
+    method: `A burst of ${burst} panes as a script makes it (herdr: workspace.create, ${burst} requests with 64 in flight on one connection; tmux: new-window, chained in client invocations), timed until every one is answered. Server RSS over the settled empty server ${AFTER_CREATION_MS / 1000} s after every prompt showed, then with ${filled} of the panes holding ${HISTORY_ROWS} rows of up to 120 columns of numbered words (settled ${sized(context, { smoke: 0.3, quick: QUICK_SETTLE_MS / 1000, full: SETTLE_MS / 1000 })} s; tmux: history-limit ${HISTORY_ROWS}); the full-pane figure is the idle cost plus what the history added. List latency is the median of ${listSamples} (herdr pane.list on one connection; tmux list-panes -a, a client invocation).`,
     metrics: [
       idle,
       full,

@@ -1,5 +1,9 @@
 /*
- * One call into glibc's malloc for the server: a fixed mmap threshold.
+ * Two calls into glibc's malloc for the server: a fixed mmap threshold, and
+ * malloc_trim after a shard's burst (free pages inside the arenas go back to
+ * the system; glibc only gives back the top of an arena by itself).
+ *
+ * The threshold:
  *
  * glibc raises its mmap threshold each time a chunk it had mmapped is freed
  * (up to 32 MB), after which allocations of up to that size come from
@@ -30,7 +34,22 @@ static napi_value set_mmap_threshold(napi_env env, napi_callback_info info) {
   return result;
 }
 
+static napi_value trim(napi_env env, napi_callback_info info) {
+  (void)info;
+  int done = 0;
+#if defined(__GLIBC__)
+  malloc_trim(0);
+  done = 1;
+#endif
+  napi_value result;
+  napi_get_boolean(env, done, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
+  napi_value trim_fn;
+  napi_create_function(env, "trim", NAPI_AUTO_LENGTH, trim, NULL, &trim_fn);
+  napi_set_named_property(env, exports, "trim", trim_fn);
   napi_value fn;
   napi_create_function(env, "setMmapThreshold", NAPI_AUTO_LENGTH, set_mmap_threshold, NULL, &fn);
   napi_set_named_property(env, exports, "setMmapThreshold", fn);

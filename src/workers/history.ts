@@ -8,10 +8,16 @@
  * SGR form right after its plain text. Blocks that the capacity drops are
  * kept for reuse by the shard's next full block, so a flooding pane
  * allocates nothing in its steady state.
+ *
+ * Once the shard is quiet, full blocks are sealed: kept only in their packed,
+ * compressed form (the one session snapshots store, so a snapshot then packs
+ * nothing), a third of the bytes or less for what agents print. A read that
+ * reaches a sealed block unpacks it and keeps it open until the next quiet
+ * time.
  */
 
 import type { BlockRef, HistoryState } from '../protocol/thread.js';
-import { type PackedRows, packRows } from './persistence/block-codec.js';
+import { type PackedRows, packRows, unpackRows } from './persistence/block-codec.js';
 
 const BLOCK_BYTES = 32 * 1024;
 /** A block ends at this many rows even when its bytes are not used up (empty rows cost no bytes). */
@@ -20,18 +26,26 @@ const BLOCK_ROWS = 1024;
 const INITIAL_ROWS = 256;
 /** Free blocks a shard keeps for reuse (2 MB). */
 const SPARE_BLOCKS = 64;
+const NO_BYTES = Buffer.alloc(0);
 
 class Block {
   bytes: Buffer;
   used = 0;
   rows = 0;
   /** Per row: the end of its plain text, and the end of its SGR form (equal when it has none). */
-  ends = new Uint32Array(INITIAL_ROWS * 2);
-  wrapped = new Uint8Array(INITIAL_ROWS);
+  ends: Uint32Array = new Uint32Array(INITIAL_ROWS * 2);
+  wrapped: Uint8Array = new Uint8Array(INITIAL_ROWS);
   /** Where this block was written for a snapshot; cleared when its rows change. */
   ref: BlockRef | undefined;
   /** It was written uncompressed (by a busy shard); a quiet round writes it again, compressed. */
   refUncompressed = false;
+  /** Its rows packed and compressed, while they are unchanged; with `bytes` empty, the only copy (sealed). */
+  private sealedForm: Buffer | undefined;
+  private isOpen = true;
+
+  get sealed(): boolean {
+    return !this.isOpen;
+  }
 
   constructor(size: number) {
     this.bytes = Buffer.allocUnsafeSlow(size);
@@ -52,6 +66,7 @@ class Block {
   }
 
   packed(compress = true): Buffer {
+    if (this.sealedForm) return this.sealedForm;
     return packRows({
       rows: this.rows,
       bytes: this.bytes.subarray(0, this.used),
@@ -60,12 +75,53 @@ class Block {
     }, compress);
   }
 
+  /** Keeps only the packed, compressed rows (packed once: an unchanged block keeps the form it had). */
+  seal(): void {
+    if (!this.isOpen || this.rows === 0) return;
+    this.sealedForm ??= this.packed();
+    this.bytes = NO_BYTES;
+    this.ends = new Uint32Array(0);
+    this.wrapped = new Uint8Array(0);
+    this.isOpen = false;
+  }
+
+  /** Unpacks a sealed block's rows for reading or changing. */
+  private open(): void {
+    if (this.isOpen) return;
+    const packed = unpackRows(this.sealedForm ?? NO_BYTES);
+    this.bytes = Buffer.from(packed.bytes.buffer, packed.bytes.byteOffset, packed.bytes.length);
+    this.ends = packed.ends;
+    this.wrapped = packed.wrapped;
+    this.isOpen = true;
+  }
+
+  /** Bytes held: the open rows and the packed form. */
+  get heldBytes(): number {
+    return this.bytes.length + (this.sealedForm?.length ?? 0);
+  }
+
   start(row: number): number {
+    this.open();
     return row === 0 ? 0 : (this.ends[row * 2 - 1] ?? 0);
+  }
+
+  isWrapped(row: number): boolean {
+    this.open();
+    return this.wrapped[row] === 1;
+  }
+
+  /** Forgets the newest row. */
+  dropLastRow(): void {
+    this.open();
+    this.sealedForm = undefined;
+    this.ref = undefined;
+    this.rows--;
+    this.used = this.start(this.rows);
   }
 
   /** Whether a row of `size` bytes fits (an empty block takes any row; it grows for a huge one). */
   fits(size: number): boolean {
+    this.open();
     return this.rows < BLOCK_ROWS && (this.used + size <= this.bytes.length || this.rows === 0);
   }
 
@@ -102,6 +158,7 @@ class Block {
 
   /** Closes the row being appended: its plain text ends at `plainEnd`, its SGR form (if any) at the used bytes. */
   private endRow(plainEnd: number, wrapped: boolean): void {
+    this.sealedForm = undefined;
     this.ends[this.rows * 2] = plainEnd;
     this.ends[this.rows * 2 + 1] = this.used;
     this.wrapped[this.rows] = wrapped ? 1 : 0;
@@ -115,6 +172,7 @@ class Block {
   }
 
   text(row: number, withStyle: boolean): string {
+    this.open();
     const start = this.start(row);
     const plainEnd = this.ends[row * 2] ?? start;
     const styledEnd = this.ends[row * 2 + 1] ?? plainEnd;
@@ -123,6 +181,7 @@ class Block {
   }
 
   isEmpty(row: number): boolean {
+    this.open();
     return this.ends[row * 2] === this.start(row);
   }
 
@@ -131,7 +190,13 @@ class Block {
     this.rows = 0;
     this.ref = undefined;
     this.refUncompressed = false;
-    if (this.bytes.length > BLOCK_BYTES) this.bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    this.sealedForm = undefined;
+    this.isOpen = true;
+    if (this.bytes.length !== BLOCK_BYTES) this.bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    if (this.wrapped.length === 0) {
+      this.ends = new Uint32Array(INITIAL_ROWS * 2);
+      this.wrapped = new Uint8Array(INITIAL_ROWS);
+    }
   }
 }
 
@@ -169,7 +234,7 @@ export class History {
 
   /** Bytes of row storage held (for stats and the bench). */
   get bytes(): number {
-    return this.blocks.reduce((sum, block) => sum + block.bytes.length, 0);
+    return this.blocks.reduce((sum, block) => sum + block.heldBytes, 0);
   }
 
   /** Appends a row: its plain UTF-8 text, its SGR form when it has attributes, whether it continues the row before. */
@@ -202,7 +267,7 @@ export class History {
   /** Whether row `index` continues the row before it (the line wrapped there). */
   isWrapped(index: number): boolean {
     const at = this.locate(index);
-    return at ? at.block.wrapped[at.row] === 1 : false;
+    return at ? at.block.isWrapped(at.row) : false;
   }
 
   /** Row `index` (0 = oldest kept): its SGR form when asked and it has one, else its plain text. */
@@ -221,9 +286,7 @@ export class History {
     for (let i = 0; i < count && this.rowCount > 0; i++) {
       const last = this.blocks[this.blocks.length - 1];
       if (!last) break;
-      last.rows--;
-      last.used = last.start(last.rows);
-      last.ref = undefined;
+      last.dropLastRow();
       this.rowCount--;
       if (last.rows === (this.blocks.length === 1 ? this.firstRow : 0)) {
         this.blocks.pop();
@@ -255,6 +318,19 @@ export class History {
     }
     const last = this.blocks[this.blocks.length - 1];
     return last ? { blocks, firstRow: this.firstRow, tail: last.packed() } : { blocks, firstRow: 0 };
+  }
+
+  /** Seals every full block (all but the last, which takes the next rows); how many it sealed. */
+  seal(): number {
+    let sealed = 0;
+    for (let i = 0; i < this.blocks.length - 1; i++) {
+      const block = this.blocks[i] as Block;
+      if (!block.sealed) {
+        block.seal();
+        sealed++;
+      }
+    }
+    return sealed;
   }
 
   get hasUncompressedBlocks(): boolean {

@@ -167,6 +167,11 @@ export class Pane {
     return { paneUid: this.uid, history: this.history.state(store, rewrite, compress), screen: packScreen(this.term, this.cell) };
   }
 
+  /** Keeps its full history blocks packed and compressed only (history.ts); how many it sealed. */
+  sealHistory(): number {
+    return this.history.seal();
+  }
+
   /** Some of its history blocks went to disk uncompressed (a busy round); a quiet one compresses them. */
   get hasUncompressedBlocks(): boolean {
     return this.history.hasUncompressedBlocks;

@@ -15,10 +15,10 @@ import { injectFault } from './debug-faults.js';
 import { ReportThrottle } from './report-throttle.js';
 import { EvaluationScheduler } from './evaluation-scheduler.js';
 import { FactReporter } from './fact-reporter.js';
-import { IdleCollector } from './idle-gc.js';
 import { type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane, type PaneEvents } from './pane.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
+import { QuietTime } from './quiet-time.js';
 import { hangUpPanes } from '../os/pane-processes.js';
 import { BlockFile } from './persistence/block-file.js';
 import { readRestoredRows } from './persistence/restore-rows.js';
@@ -51,7 +51,7 @@ export class ShardRuntime {
   private readonly matcherPanes = new Map<number, number>();
   private readonly facts: FactReporter;
   private readonly scheduler: EvaluationScheduler;
-  private readonly collector = new IdleCollector();
+  private readonly quietTime = new QuietTime(() => this.sealHistories());
   private readonly shutdownWaiters: Array<() => void> = [];
   /** Bytes parsed by panes that are gone, so the shard's total never goes down. */
   private retiredBytes = 0;
@@ -103,7 +103,7 @@ export class ShardRuntime {
   }
 
   private readonly paneEvents: PaneEvents = {
-    parsed: (bytes) => this.collector.parsed(bytes),
+    parsed: (bytes) => this.quietTime.parsed(bytes),
     dirty: (pane) => {
       this.facts.touch(pane.uid);
       const entry = this.panes.get(pane.uid);
@@ -160,6 +160,12 @@ export class ShardRuntime {
     const entry = this.panes.get(paneUid);
     if (!entry || entry.pane.ended) throw new ProtocolError('pane_not_found', `pane ${paneUid} is not in shard ${this.init.shardId}`);
     return entry;
+  }
+
+  private sealHistories(): number {
+    let sealed = 0;
+    for (const { pane } of this.panes.values()) sealed += pane.sealHistory();
+    return sealed;
   }
 
   private paneOf(paneUid: number): Pane {

@@ -57,7 +57,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
     import('../../main/socket-file.js'),
     import('../../main/handlers/debug.js'),
     import('../../main/persistence/state-dir.js'),
-    import('../../main/malloc-tuning.js'),
+    import('../../os/malloc-tuning.js'),
   ]);
   const mallocTuned = tuneMalloc();
   const socketPath = flags.socket ?? resolveSocketPath();

@@ -1,0 +1,72 @@
+/**
+ * What a shard does once it goes quiet after output: seal its panes' full
+ * history blocks (history.ts), collect garbage after a heavy burst, and give
+ * the pages freed back to the system. Node runs no idle-time GC, so the
+ * garbage of a burst (decoded chunks, row strings, zlib buffers) would
+ * otherwise stay committed until the next burst (after 10 000 lines into 50
+ * panes that was ~1 MB of RSS a pane), and glibc keeps freed pages inside
+ * its arenas.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { trimMalloc } from '../os/malloc-tuning.js';
+
+/** Output since the last quiet time that makes the next one worth having (a full history block is 32 KB)… */
+const BYTES_BEFORE_QUIET_WORK = 32 * 1024;
+/** …a full GC only after this much… */
+const BYTES_BETWEEN_COLLECTIONS = 16 * 1024 * 1024;
+/** …once no output has been parsed for this long. */
+const QUIET_MS = 1000;
+
+/** Between the collections of a quiet time, and from the last to giving the freed pages back. */
+const TRIM_AFTER_MS = 100;
+
+function exposeGc(): (() => void) | undefined {
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class QuietTime {
+  private readonly gc = exposeGc();
+  private sinceQuiet = 0;
+  private sinceCollection = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  /** `seal` seals the shard's full history blocks and says how many. */
+  constructor(private readonly seal: () => number) {}
+
+  /** Called with the bytes of each parsed write. */
+  parsed(bytes: number): void {
+    this.sinceQuiet += bytes;
+    this.sinceCollection += bytes;
+    if (this.sinceQuiet < BYTES_BEFORE_QUIET_WORK) return;
+    if (this.timer) this.timer.refresh();
+    else {
+      this.timer = setTimeout(() => this.quiet(), QUIET_MS);
+      this.timer.unref();
+    }
+  }
+
+  private quiet(): void {
+    this.timer = undefined;
+    this.sinceQuiet = 0;
+    const sealed = this.seal();
+    if (sealed === 0 && this.sinceCollection < BYTES_BETWEEN_COLLECTIONS) return;
+    this.sinceCollection = 0;
+    const gc = this.gc;
+    if (!gc) return;
+    gc();
+    // Each compression's native state (brotli's is ~45 KB) is freed by a weak callback
+    // after the collection that found its handle unreachable; a second one reclaims it.
+    // V8 frees buffers' memory off the thread after a collection: trim once it has.
+    setTimeout(() => {
+      gc();
+      setTimeout(trimMalloc, TRIM_AFTER_MS).unref();
+    }, TRIM_AFTER_MS).unref();
+  }
+}
