@@ -11,9 +11,9 @@
  *
  * Once the shard is quiet, full blocks are sealed: kept only in their packed,
  * compressed form (the one session snapshots store, so a snapshot then packs
- * nothing), a third of the bytes or less for what agents print. A read that
- * reaches a sealed block unpacks it and keeps it open until the next quiet
- * time.
+ * nothing), under half the bytes for lines of words (brotli, quality 0). A
+ * read that reaches a sealed block unpacks it and keeps it open until the
+ * next quiet time.
  */
 
 import type { BlockRef, HistoryState } from '../protocol/thread.js';
