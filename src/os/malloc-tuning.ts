@@ -38,5 +38,7 @@ export function tuneMalloc(): boolean {
 
 /** Returns the whole free pages of every arena to the system (malloc_trim); false without the addon. */
 export function trimMalloc(): boolean {
-  return typeof addon()?.trim === 'function' ? (addon()?.trim() ?? false) : false;
+  const tuning = addon();
+  // An addon built before trim existed has only setMmapThreshold.
+  return typeof tuning?.trim === 'function' ? tuning.trim() : false;
 }
