@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConnectionError, HerdrClient, HerdrError } from '../src/index.js';
 import type { TypedEventLine } from '../src/protocol/events.js';
-import { type TestServer, startServer, tempDir } from './helpers/server.js';
+import { type TestServer, promptShown, startServer, tempDir } from './helpers/server.js';
 
 /** The next `count` lines of a subscription, or fails after `timeoutMs`. */
 async function take(iterator: AsyncIterator<TypedEventLine>, count: number, timeoutMs = 10_000): Promise<TypedEventLine[]> {
@@ -77,6 +77,7 @@ describe('the client library', () => {
     assert.deepEqual((await client.workspace.get({ workspace_id: created.workspace.workspace_id })).workspace, got.workspace);
     assert.equal((await client.ping()).type, 'pong');
     assert.ok((await client.pane.list()).panes.some((pane) => pane.workspace_id === created.workspace.workspace_id));
+    await promptShown(server, `${created.workspace.workspace_id}-1`);
     await client.pane.sendInput({ pane_id: `${created.workspace.workspace_id}-1`, text: 'echo typed-$((6*7))' });
     const matched = await client.pane.waitForOutput({ pane_id: `${created.workspace.workspace_id}-1`, source: 'recent', match: { type: 'substring', value: 'typed-42' }, timeout_ms: 10_000 });
     assert.equal(matched.matched_line, 'typed-42');
