@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { MAX_READ_LINES } from '../src/protocol/methods.js';
+import { MAX_READ_LINES } from '../src/protocol/read-window.js';
 import { REPO_ROOT, newWorkspace, readUntil, startServer } from './helpers/server.js';
 
 const PRINT = join(REPO_ROOT, 'test', 'fixtures', 'numbered-lines.py');

@@ -14,6 +14,7 @@ import { type PaneHost, type PerPane, perPane } from '../contenders/host.js';
 import { CORPUS_LABELS, CORPUS_NAMES, type CorpusName, corpusAvailable } from '../corpus/corpora.js';
 import { doneFiles } from '../done-files.js';
 import type { BenchEnvironment } from '../environment.js';
+import { sleep } from '../../harness/poll.js';
 import { MB } from '../measure.js';
 import { type ContenderName, type Metric, type ScenarioResult, type Target, measured, ratioTarget } from '../report/results.js';
 import { type BenchContext, SampleSet, rotated, sized, withHosts } from './context.js';
@@ -23,7 +24,6 @@ const TIMEOUT_MS = 600_000;
 const VARIANTS = 8;
 
 let runs = 0;
-
 
 /** `bytes` of corpus `corpus` per pane, in VARIANTS variants. */
 export function corpusInputs(environment: BenchEnvironment, corpus: CorpusName, bytes: number): (index: number) => string {
@@ -38,15 +38,24 @@ export function floodMegabytes(inputs: (index: number) => string, panes: number)
   return bytes / MB;
 }
 
+/** A host has settled when it used less than this CPU over one window… */
+const SETTLED_CPU_SECONDS = 0.03;
+/** …of this long: longer than herdr's quiet time (1 s), so its sealing is seen; */
+const SETTLE_WINDOW_MS = 1500;
+/** and whatever it does, the next flood starts after this long. */
+const SETTLE_LIMIT_MS = 20_000;
+
 /**
  * One flood: every pane cats its input, echoes a mark and creates its done
  * file. Ends when every done file is there and, for herdr, every mark is
- * parsed; the server's CPU is read after the host also shows every mark.
+ * parsed. Then, untimed, the host settles: its CPU figure includes the work
+ * the flood left for after (herdr seals history once quiet), and the next
+ * contender starts on a machine no one else is busy on.
  */
-export async function hostFlood(host: PaneHost, panes: string[], inputs: PerPane, environment: BenchEnvironment): Promise<{ seconds: number; cpuSeconds: number }> {
+export async function hostFlood(host: PaneHost, panes: string[], inputs: PerPane, context: BenchContext): Promise<{ seconds: number; cpuSeconds: number }> {
   const inputOf = perPane(inputs);
   const mark = `flood-done-${++runs}`;
-  const done = doneFiles(environment.dir, panes.length, TIMEOUT_MS);
+  const done = doneFiles(context.environment.dir, panes.length, TIMEOUT_MS);
   const cpuBefore = await host.cpuSeconds();
   const start = performance.now();
   const parsed = host.name === 'tmux' ? undefined : host.untilLine(panes, mark, TIMEOUT_MS);
@@ -59,7 +68,20 @@ export async function hostFlood(host: PaneHost, panes: string[], inputs: PerPane
   const seconds = (performance.now() - start) / 1000;
   // Untimed: every host must show the mark (tmux parses what is left after the last file).
   if (!parsed) await host.untilLine(panes, mark, TIMEOUT_MS);
-  return { seconds, cpuSeconds: (await host.cpuSeconds()) - cpuBefore };
+  const cpuAfter = context.mode === 'smoke' ? await host.cpuSeconds() : await settledCpuSeconds(host);
+  return { seconds, cpuSeconds: cpuAfter - cpuBefore };
+}
+
+/** The host's CPU seconds once a whole window passed with (almost) none used. */
+async function settledCpuSeconds(host: PaneHost): Promise<number> {
+  const limit = performance.now() + SETTLE_LIMIT_MS;
+  let last = await host.cpuSeconds();
+  for (;;) {
+    await sleep(SETTLE_WINDOW_MS);
+    const now = await host.cpuSeconds();
+    if (now - last < SETTLED_CPU_SECONDS || performance.now() > limit) return now;
+    last = now;
+  }
 }
 
 interface CorpusSamples {
@@ -96,13 +118,13 @@ export async function floodScenario(context: BenchContext, id: string, paneCount
         context.progress(`flood ${paneCount} ${corpus}: ${host.label} creating ${paneCount} panes`);
         panes.set(host, await host.createPanes(paneCount));
       }
-      for (const host of rotated(hosts, corpusIndex)) record(host.name, await hostFlood(host, panes.get(host) ?? [], inputs, context.environment), true, 'cold');
+      for (const host of rotated(hosts, corpusIndex)) record(host.name, await hostFlood(host, panes.get(host) ?? [], inputs, context), true, 'cold');
       const contenders: Array<PaneHost | 'ceiling'> = [...hosts, ...(context.ceiling ? (['ceiling'] as const) : [])];
       for (let rep = 0; rep < repetitions; rep++) {
         for (const contender of rotated(contenders, rep + corpusIndex)) {
           const run = contender === 'ceiling'
             ? await ceilingFlood(context.environment, paneCount, inputs)
-            : await hostFlood(contender, panes.get(contender) ?? [], inputs, context.environment);
+            : await hostFlood(contender, panes.get(contender) ?? [], inputs, context);
           record(contender === 'ceiling' ? 'ceiling' : contender.name, run, false, `warm ${rep + 1}/${repetitions}`);
         }
       }
@@ -139,7 +161,7 @@ export async function floodScenario(context: BenchContext, id: string, paneCount
       `${paneCount} panes each cat their share of a corpus (${sizes} in all; ${VARIANTS} variants, pane i the i mod ${VARIANTS}th), then create a done file; ` +
       `a run ends when every done file exists (herdr: and every pane's last line is parsed, pane.wait_for_output). ` +
       `Per corpus, hosts are started afresh: "cold" is the first flood on them, the others the median of ${repetitions} warm runs. ` +
-      'Server CPU is read once every host shows the last line. Ceiling: node-pty reading the same shells and discarding the bytes (no emulator, no history).',
+      'Server CPU is read once every host shows the last line and the host has settled (under 2% of a core for 1.5 s): it includes the work a flood leaves for after (herdr seals history once quiet), and no contender floods while another is still busy. Ceiling: node-pty reading the same shells and discarding the bytes (no emulator, no history).',
     metrics,
     targets: measured(targets),
   };

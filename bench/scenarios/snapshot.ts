@@ -78,10 +78,10 @@ export async function snapshotScenario(context: BenchContext): Promise<ScenarioR
   try {
     const panes = { on: await hosts.on.createPanes(floodPanes), off: await hosts.off.createPanes(floodPanes) };
     const warmUp = context.environment.floodInput(Math.max(1024, Math.round(floodBytes / floodPanes / 8)));
-    for (const mode of ['on', 'off'] as const) await hostFlood(hosts[mode], panes[mode], warmUp, context.environment);
+    for (const mode of ['on', 'off'] as const) await hostFlood(hosts[mode], panes[mode], warmUp, context);
     for (let rep = 0; rep < repetitions; rep++) {
       for (const mode of rotated(['on', 'off'] as const, rep)) {
-        const run = await hostFlood(hosts[mode], panes[mode], input, context.environment);
+        const run = await hostFlood(hosts[mode], panes[mode], input, context);
         throughput[mode].add('herdr', megabytes / run.seconds);
         context.progress(`snapshot: flood ${floodPanes} panes, snapshots ${mode.padEnd(3)} ${(megabytes / run.seconds).toFixed(1).padStart(6)} MB/s (run ${rep + 1}/${repetitions})`);
       }

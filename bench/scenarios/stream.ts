@@ -55,11 +55,11 @@ export async function streamScenario(context: BenchContext): Promise<ScenarioRes
     for (const host of hosts) {
       if (!(host instanceof HerdrHost)) continue;
       const panes = await host.createPanes(FLOOD_PANES);
-      await hostFlood(host, panes, context.environment.floodInput(Math.round(floodBytes / FLOOD_PANES / 8)), context.environment);
+      await hostFlood(host, panes, context.environment.floodInput(Math.round(floodBytes / FLOOD_PANES / 8)), context);
       for (let rep = 0; rep < repetitions; rep++) {
         for (const streamed of rotated([false, true], rep)) {
           const viewers = streamed ? await host.streamAll(panes) : undefined;
-          const run = await hostFlood(host, panes, floodInput, context.environment);
+          const run = await hostFlood(host, panes, floodInput, context);
           viewers?.stop();
           (streamed ? flood.streamed : flood.alone).add(host.name, floodMb / run.seconds);
           context.progress(`stream: ${host.name.padEnd(8)} flood ${FLOOD_PANES} panes ${streamed ? 'each streamed' : 'unstreamed  '} ${(floodMb / run.seconds).toFixed(1).padStart(6)} MB/s (run ${rep + 1}/${repetitions})`);

@@ -8,13 +8,9 @@ import { paneStreamLine } from '../protocol/pane-stream.js';
 import type { PaneSnapshot } from '../protocol/thread.js';
 import type { Connection } from './connection.js';
 import { PaneStream } from './pane-stream.js';
+import { type PaneRef, paneRef } from './ids.js';
 import type { PaneRecord, Registry } from './registry.js';
 import type { ShardHandle } from './shard-handle.js';
-
-interface PaneRef {
-  pane_id: string;
-  workspace_id: string;
-}
 
 export class PaneStreams {
   private readonly byPane = new Map<number, Set<PaneStream>>();
@@ -62,8 +58,7 @@ export class PaneStreams {
   ref(paneUid: number): PaneRef {
     const pane = this.registry.paneByUid(paneUid);
     if (pane) {
-      const { pane_id, workspace_id } = this.registry.paneIds(pane);
-      const ref = { pane_id, workspace_id };
+      const ref = paneRef(pane);
       this.refs.set(paneUid, ref);
       return ref;
     }

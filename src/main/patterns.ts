@@ -1,7 +1,7 @@
 /** Match patterns checked on the main thread before any work: RE2 decides what is a valid regex. */
 import RE2 from 're2';
 import { ProtocolError } from '../protocol/errors.js';
-import type { MatchSpec } from '../protocol/methods.js';
+import type { MatchSpec } from '../protocol/read-window.js';
 
 /** Throws `invalid_regex` with RE2's own message when RE2 rejects the pattern. */
 export function checkPattern(match: MatchSpec): void {

@@ -7,7 +7,8 @@
  * computed here at the edge and renumbered when something closes.
  */
 import { ProtocolError } from '../protocol/errors.js';
-import type { AgentSession, AgentSource, AgentState, PaneInfo, WorkspaceInfo } from '../protocol/objects.js';
+import type { AgentSession, AgentSource, AgentState, PreviousAgentSession } from '../protocol/objects.js';
+import { parsePaneId, parseWorkspaceId } from './ids.js';
 import { type LayoutNode, type SplitDirection, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
 
 export interface PaneFacts {
@@ -49,7 +50,7 @@ export interface PaneRecord extends PaneFacts {
   /** Brought back from a snapshot, and nothing new printed since. */
   restored: boolean;
   /** The agent session of a restored pane that was not resumed into it. */
-  previousAgentSession: ({ agent: string } & AgentSession) | undefined;
+  previousAgentSession: PreviousAgentSession | undefined;
 }
 
 export interface WorkspaceRecord {
@@ -64,29 +65,6 @@ export interface WorkspaceRecord {
   layout: LayoutNode;
   focusedPaneUid: number;
 }
-
-/** Ids of a pane as the wire shows them. */
-export interface PaneIds {
-  pane_id: string;
-  workspace_id: string;
-  stable_id: string;
-}
-
-const COMPACT_NUMBER = /^[1-9]\d*$/;
-const STABLE_WORKSPACE = /^w([1-9]\d*)$/;
-const COMPACT_PANE = /^([1-9]\d*)-([1-9]\d*)$/;
-const STABLE_PANE = /^w([1-9]\d*):p([1-9]\d*)$/;
-
-/** Stable ids (docs/protocol.md §3 EXT): never reused, so they name a thing for the server's lifetime. */
-export function workspaceStableId(workspaceUid: number): string {
-  return `w${workspaceUid}`;
-}
-
-export function paneStableId(workspaceUid: number, paneUid: number): string {
-  return `${workspaceStableId(workspaceUid)}:p${paneUid}`;
-}
-
-const AGGREGATE_PRIORITY = ['blocked', 'idle-unseen', 'working', 'idle-seen', 'unknown'] as const;
 
 export class Registry {
   readonly workspaces: WorkspaceRecord[] = [];
@@ -228,24 +206,19 @@ export class Registry {
   }
 
   resolveWorkspace(id: string): WorkspaceRecord {
-    let found: WorkspaceRecord | undefined;
-    if (COMPACT_NUMBER.test(id)) found = this.workspaces[Number(id) - 1];
-    else {
-      const stable = STABLE_WORKSPACE.exec(id);
-      if (stable) found = this.workspacesByUid.get(Number(stable[1]));
-    }
+    const parsed = parseWorkspaceId(id);
+    const found = parsed?.kind === 'position' ? this.workspaces[parsed.position - 1] : parsed && this.workspacesByUid.get(parsed.uid);
     if (!found) throw new ProtocolError('workspace_not_found', `workspace ${id} not found`);
     return found;
   }
 
   resolvePane(id: string): PaneRecord {
+    const parsed = parsePaneId(id);
     let found: PaneRecord | undefined;
-    const compact = COMPACT_PANE.exec(id);
-    if (compact) found = this.workspaces[Number(compact[1]) - 1]?.panes[Number(compact[2]) - 1];
-    else {
-      const stable = STABLE_PANE.exec(id);
-      const pane = stable ? this.panesByUid.get(Number(stable[2])) : undefined;
-      if (pane && pane.workspace.uid === Number(stable?.[1])) found = pane;
+    if (parsed?.kind === 'position') found = this.workspaces[parsed.workspacePosition - 1]?.panes[parsed.paneNumber - 1];
+    else if (parsed) {
+      const pane = this.panesByUid.get(parsed.paneUid);
+      if (pane?.workspace.uid === parsed.workspaceUid) found = pane;
     }
     if (!found) throw new ProtocolError('pane_not_found', `pane ${id} not found`);
     return found;
@@ -258,59 +231,6 @@ export class Registry {
 
   isFocused(pane: PaneRecord): boolean {
     return this.active === pane.workspace && pane.workspace.focusedPaneUid === pane.uid;
-  }
-
-  paneIds(pane: PaneRecord): PaneIds {
-    return {
-      pane_id: `${pane.workspace.position}-${pane.number}`,
-      workspace_id: String(pane.workspace.position),
-      stable_id: paneStableId(pane.workspace.uid, pane.uid),
-    };
-  }
-
-  /** Built as one literal (object spread here cost ~13 µs a pane in `pane.list`). */
-  paneInfo(pane: PaneRecord): PaneInfo {
-    const ids = this.paneIds(pane);
-    return {
-      pane_id: ids.pane_id,
-      workspace_id: ids.workspace_id,
-      stable_id: ids.stable_id,
-      focused: this.isFocused(pane),
-      cwd: pane.cwd,
-      agent: pane.agent,
-      agent_state: pane.agentState,
-      agent_state_since: pane.agentStateSince,
-      agent_source: pane.agentSource,
-      agent_message: pane.agentMessage,
-      agent_session: pane.agentSession,
-      last_exit_code: pane.lastExitCode,
-      restored: pane.restored || undefined,
-      previous_agent_session: pane.previousAgentSession,
-      revision: pane.revision,
-      cols: pane.cols,
-      rows: pane.rows,
-      pid: pane.pid,
-      title: pane.title || undefined,
-    };
-  }
-
-  workspaceInfo(workspace: WorkspaceRecord): WorkspaceInfo {
-    return {
-      workspace_id: String(workspace.position),
-      number: workspace.position,
-      label: this.label(workspace),
-      focused: this.active === workspace,
-      pane_count: workspace.panes.length,
-      agent_state: aggregateState(workspace.panes),
-      stable_id: workspaceStableId(workspace.uid),
-    };
-  }
-
-  private label(workspace: WorkspaceRecord): string {
-    if (workspace.customLabel !== undefined) return workspace.customLabel;
-    const rootUid = layoutOrder(workspace.layout)[0];
-    const root = rootUid === undefined ? undefined : this.panesByUid.get(rootUid);
-    return root?.cwdLabel ?? 'shell';
   }
 
   private addPaneRecord(workspace: WorkspaceRecord, uid: number, facts: PaneFacts): PaneRecord {
@@ -336,18 +256,4 @@ export class Registry {
     this.panesByUid.set(uid, pane);
     return pane;
   }
-}
-
-/** docs/protocol.md §10.4: the state of the workspace's highest-priority pane. */
-export function aggregateState(panes: readonly PaneRecord[]): AgentState {
-  let best: number = AGGREGATE_PRIORITY.length - 1;
-  for (const pane of panes) {
-    const rank =
-      pane.agentState === 'idle'
-        ? AGGREGATE_PRIORITY.indexOf(pane.seen ? 'idle-seen' : 'idle-unseen')
-        : AGGREGATE_PRIORITY.indexOf(pane.agentState);
-    best = Math.min(best, rank);
-  }
-  const top = AGGREGATE_PRIORITY[best];
-  return top === 'idle-seen' || top === 'idle-unseen' ? 'idle' : (top ?? 'unknown');
 }

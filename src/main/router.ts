@@ -17,7 +17,7 @@ import {
   isMethodName,
 } from '../protocol/methods.js';
 import type { Connection } from './connection.js';
-import type { EventBatch } from './events.js';
+import type { EventBatch } from './event-hub.js';
 
 export interface RequestContext {
   /** The client's connection: `signal` aborts when it goes away. */

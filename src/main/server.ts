@@ -7,51 +7,59 @@ import { chmodSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { Connection, type ConnectionHandler, MAX_LINE_BYTES } from './connection.js';
-import { registerEventHandlers } from './handlers/events.js';
+import { METHODS, isMethodName } from '../protocol/methods.js';
+import { ServerCore, type ServerCoreOptions } from './core.js';
+import { EventBatch } from './event-hub.js';
 import { registerAgentReportHandlers } from './handlers/agent-reports.js';
 import { registerDebugHandlers } from './handlers/debug.js';
 import { registerPaneHandlers } from './handlers/pane.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerStreamHandlers } from './handlers/stream.js';
+import { registerSubscriptionHandlers } from './handlers/subscriptions.js';
 import { registerWaitHandlers } from './handlers/waits.js';
 import { registerWorkspaceHandlers } from './handlers/workspace.js';
 import { LoopDelayMonitor } from './loop-delay.js';
 import { RequestLineError, Router, parseRequestLine } from './router.js';
-import { Session, type SessionOptions } from './session.js';
 import { claimSocketPath, removeSocketFile, socketInode } from './socket-file.js';
 import { restoreAtStart } from './persistence/startup.js';
 
-export type ServerOptions = SessionOptions & {
+export type ServerOptions = ServerCoreOptions & {
   /** Lines for the server's log (startup notes). */
   log: (message: string) => void;
 };
-
-/** Requests that change nothing a session snapshot keeps; every other one asks for a snapshot round. */
-const READ_ONLY_METHODS = new Set(['ping', 'workspace.list', 'workspace.get', 'pane.list', 'pane.get', 'pane.read', 'pane.wait_for_output', 'events.subscribe', 'events.wait', 'pane.stream', 'server.stats']);
 
 export class HerdrServer implements ConnectionHandler {
   private readonly connections = new Set<Connection>();
   private readonly router = new Router();
   private readonly loopDelay = new LoopDelayMonitor();
-  readonly session: Session;
+  readonly core: ServerCore;
   private listener: Server | undefined;
   private inode: number | undefined;
   private stopping: Promise<void> | undefined;
   private readonly stoppedCallbacks: Array<() => void> = [];
 
   private constructor(readonly options: ServerOptions) {
-    this.session = new Session(options, this.loopDelay);
-    registerServerHandlers(this.router, this.session, {
-      connectionCount: () => this.connections.size,
+    const core = new ServerCore(options, this.loopDelay);
+    this.core = core;
+    registerServerHandlers(this.router, {
+      stats: () => core.stats(this.connections.size),
       stop: () => void this.stop(),
     });
-    registerWorkspaceHandlers(this.router, this.session);
-    registerPaneHandlers(this.router, this.session);
-    registerAgentReportHandlers(this.router, this.session);
-    registerEventHandlers(this.router, this.session);
-    registerStreamHandlers(this.router, this.session);
-    registerWaitHandlers(this.router, this.session);
-    if (options.shards.debugFaults) registerDebugHandlers(this.router, this.session);
+    registerWorkspaceHandlers(this.router, core);
+    registerPaneHandlers(this.router, core);
+    registerAgentReportHandlers(this.router, core);
+    registerSubscriptionHandlers(this.router, {
+      registry: core.registry,
+      events: core.events,
+      open: core.open,
+      matchers: core.matchers,
+      shards: core.shards,
+      panes: core.panes,
+      restoredEvent: () => core.restoredEvent,
+    });
+    registerStreamHandlers(this.router, core);
+    registerWaitHandlers(this.router, core);
+    if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
   }
 
   /** Claims the socket path and listens; throws StartupError when the path is not ours to take. */
@@ -60,7 +68,7 @@ export class HerdrServer implements ConnectionHandler {
     const server = new HerdrServer(options);
     // Before listening: no client sees a half-restored server.
     const persistence = options.persistence;
-    if (persistence) await restoreAtStart(server.session, persistence.paths, persistence, options.log);
+    if (persistence) await restoreAtStart(server.core, persistence.paths, persistence, options.log);
     await server.listen();
     return server;
   }
@@ -119,7 +127,7 @@ export class HerdrServer implements ConnectionHandler {
   }
 
   private async dispatch(connection: Connection, request: ReturnType<typeof parseRequestLine>): Promise<void> {
-    const batch = this.session.newBatch();
+    const batch = new EventBatch(this.core.events);
     const after: Array<() => void> = [];
     const response = await this.router.dispatch(request, {
       batch,
@@ -127,7 +135,8 @@ export class HerdrServer implements ConnectionHandler {
       afterResponse: (action) => after.push(action),
     });
     this.respond(connection, response);
-    if (!READ_ONLY_METHODS.has(request.method)) this.session.changed();
+    // A method outside the table (debug faults) changes nothing a snapshot keeps.
+    if (isMethodName(request.method) && METHODS[request.method].changesState) this.core.changed();
     batch.flush();
     for (const action of after) action();
   }
@@ -163,7 +172,7 @@ export class HerdrServer implements ConnectionHandler {
   private async shutdown(): Promise<void> {
     this.listener?.close();
     removeSocketFile(this.options.socketPath, this.inode);
-    await this.session.stop();
+    await this.core.stop();
     for (const connection of this.connections) connection.end();
     this.loopDelay.stop();
     for (const callback of this.stoppedCallbacks) callback();

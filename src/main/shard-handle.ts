@@ -8,10 +8,10 @@
 import { Worker } from 'node:worker_threads';
 import { ProtocolError } from '../protocol/errors.js';
 import { endPaneProcesses } from '../os/pane-processes.js';
-import type { WatchChange } from './watches.js';
 import type {
   AgentPicture,
   FromShard,
+  MatchChange,
   PaneNotification,
   PaneStarted,
   PaneUpdate,
@@ -25,7 +25,7 @@ import type {
 export interface ShardListener {
   paneUpdates(shard: ShardHandle, updates: PaneUpdate[]): void;
   paneExited(shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void;
-  matchChanged(shard: ShardHandle, matcherId: number, change: WatchChange): void;
+  matchChanged(shard: ShardHandle, matcherId: number, change: MatchChange): void;
   agentChanged(shard: ShardHandle, paneUid: number, picture: AgentPicture): void;
   commandFinished(shard: ShardHandle, paneUid: number, exitCode: number): void;
   notification(shard: ShardHandle, paneUid: number, notification: PaneNotification): void;

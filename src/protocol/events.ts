@@ -1,8 +1,6 @@
 /** Event lines of docs/protocol.md §9.2, as written to subscribers: one schema per event's data. */
 import { z } from 'zod';
-import { AGENT_STATES, NOTIFICATION_KINDS, agentLabelSchema, paneInfoSchema, paneReadSchema, workspaceInfoSchema } from './objects.js';
-
-const paneRef = { pane_id: z.string(), workspace_id: z.string() };
+import { AGENT_STATES, NOTIFICATION_KINDS, agentLabelSchema, outputMatchSchema, paneInfoSchema, paneRefFields as paneRef, workspaceInfoSchema } from './objects.js';
 
 /** Lifecycle events: underscore names, `type` repeated in `data` (the schemas leave `type` to `lifecycleData`). */
 export const LIFECYCLE_EVENT_DATA = {
@@ -21,7 +19,7 @@ export type LifecycleEvents = { [E in LifecycleEventName]: z.output<(typeof LIFE
 
 /** Parameterised events: dotted names, no `type`. */
 export const STREAM_EVENT_DATA = {
-  'pane.output_matched': z.object({ pane_id: z.string(), matched_line: z.string(), read: paneReadSchema }),
+  'pane.output_matched': outputMatchSchema,
   'pane.agent_state_changed': z.object({ ...paneRef, state: z.enum(AGENT_STATES), agent: agentLabelSchema.optional() }),
   'pane.command_finished': z.object({ ...paneRef, exit_code: z.number().int() }),
   'pane.notification': z.object({

@@ -1,21 +1,18 @@
 /**
- * One entry per socket method (docs/protocol.md §5, §5.1): its params schema (validated at
- * the server's edge) and, in `METHOD_RESULTS`, its result. The server's router,
- * the client library and the CLI all take their types from here.
+ * The socket's methods (docs/protocol.md §5, §5.1), one entry each in `METHODS`. The
+ * server's router, the client library and the CLI all take their types from here.
  */
 import { z } from 'zod';
+import { optional } from './optional.js';
 import { eventLineSchema } from './events.js';
-import { AGENT_STATES, READ_SOURCES, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
+import { AGENT_STATES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
 import { paneStreamStartedSchema } from './pane-stream.js';
-
-// herdr's clients may send `null` for an absent optional field (serde `Option`).
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+import { matchSchema, readWindowFields } from './read-window.js';
 
 const workspaceId = z.string();
 const paneId = z.string();
 const dimension = z.number().int().min(1).max(1000);
 const keys = z.array(z.string());
-export const MAX_READ_LINES = 10_000;
 
 /** Text that reaches exec(2) or the environment, where a NUL byte would silently cut it short. */
 const execText = z.string().refine((text) => !text.includes('\0'), 'must not contain a NUL byte');
@@ -43,16 +40,6 @@ const spawnOptions = {
 
 const empty = z.object({});
 
-/** herdr 0.2.0's match shape: `{type: "substring" | "regex", value}`. */
-export const matchSchema = z.object({ type: z.enum(['substring', 'regex']), value: z.string() });
-export type MatchSpec = z.output<typeof matchSchema>;
-
-const readWindow = {
-  pane_id: paneId,
-  source: z.enum(READ_SOURCES),
-  lines: optional(z.number().int().min(0)),
-  strip_ansi: optional(z.boolean()),
-};
 const timeoutMs = optional(z.number().int().min(0));
 
 export const LIFECYCLE_KINDS = [
@@ -72,7 +59,7 @@ const anyPane = { pane_id: optional(paneId) };
 
 export const subscriptionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.enum(LIFECYCLE_KINDS) }),
-  z.object({ type: z.literal('pane.output_matched'), ...readWindow, match: matchSchema }),
+  z.object({ type: z.literal('pane.output_matched'), ...readWindowFields, match: matchSchema }),
   z.object({
     type: z.literal('pane.agent_state_changed'),
     pane_id: optional(paneId),
@@ -83,7 +70,8 @@ export const subscriptionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pane.notification'), ...anyPane }),
   z.object({ type: z.literal('server.restored') }),
 ]);
-export type Subscription = z.output<typeof subscriptionSchema>;
+/** A subscription spec after validation (the server's view of a `SubscriptionSpec`). */
+export type CheckedSubscriptionSpec = z.output<typeof subscriptionSchema>;
 
 /** Event names `events.wait` can wait for: the lifecycle names and the agent state change. */
 export const WAITABLE_EVENTS = [
@@ -123,119 +111,204 @@ const sessionRef = {
   agent_session_path: optional(z.string().max(4096)),
 };
 
-export const METHOD_PARAMS = {
-  ping: empty,
-  'workspace.list': empty,
-  'workspace.get': z.object({ workspace_id: workspaceId }),
-  'workspace.create': z.object({ cwd: optional(execText), focus: optional(z.boolean()), ...spawnOptions }),
-  'workspace.focus': z.object({ workspace_id: workspaceId }),
-  'workspace.rename': z.object({ workspace_id: workspaceId, label }),
-  'workspace.close': z.object({ workspace_id: workspaceId }),
-  'pane.list': z.object({ workspace_id: optional(workspaceId) }),
-  'pane.get': z.object({ pane_id: paneId }),
-  'pane.read': z.object({
-    pane_id: paneId,
-    source: z.enum(READ_SOURCES),
-    lines: optional(z.number().int().min(0)),
-    strip_ansi: optional(z.boolean()),
-  }),
-  'pane.send_text': z.object({ pane_id: paneId, text: z.string() }),
-  'pane.send_keys': z.object({ pane_id: paneId, keys }),
-  'pane.send_input': z.object({ pane_id: paneId, text: z.string(), keys: optional(keys) }),
-  'pane.split': z.object({
-    target_pane_id: paneId,
-    direction: z.enum(['right', 'down']),
-    cwd: optional(execText),
-    focus: optional(z.boolean()),
-    ...spawnOptions,
-  }),
-  'pane.close': z.object({ pane_id: paneId }),
-  'pane.resize': z.object({ pane_id: paneId, cols: dimension, rows: dimension }),
-  'pane.wait_for_output': z.object({ ...readWindow, match: matchSchema, timeout_ms: timeoutMs }),
-  'events.subscribe': z.object({
-    subscriptions: z.array(z.unknown()),
-    since: optional(z.number().int().min(0)),
-  }),
-  'pane.stream': z.object({ pane_id: paneId }),
-  'events.wait': z.object({
-    match_event: z.object({
-      event: z.enum(WAITABLE_EVENTS),
-      pane_id: optional(z.string()),
-      workspace_id: optional(z.string()),
-      agent: optional(z.string()),
-      state: optional(z.enum(AGENT_STATES)),
-    }),
-    timeout_ms: timeoutMs,
-  }),
-  'server.stop': empty,
-  'server.stats': empty,
-  'pane.report_agent': z.object({
-    ...hookFields,
-    agent: agentLabel,
-    state: z.enum(AGENT_STATES),
-    message: optional(z.string()),
-    ...sessionRef,
-  }),
-  'pane.release_agent': z.object({ ...hookFields, agent: agentLabel }),
-  'pane.clear_agent_authority': z.object({ pane_id: paneId, source: optional(z.string().max(256)), seq: hookSeq }),
-  'pane.report_agent_session': z.object({
-    ...hookFields,
-    agent: agentLabel,
-    ...sessionRef,
-    session_start_source: optional(z.string().max(256)),
-  }),
-} as const;
+const ok = z.object({ type: z.literal('ok') });
+const workspaceResult = z.object({ type: z.literal('workspace_info'), workspace: workspaceInfoSchema });
+const paneResult = z.object({ type: z.literal('pane_info'), pane: paneInfoSchema });
 
-export type MethodName = keyof typeof METHOD_PARAMS;
+interface MethodEntry {
+  params: z.ZodType;
+  result: z.ZodType;
+  changesState: boolean;
+}
+
+/**
+ * One entry per socket method (docs/protocol.md §5, §5.1): its params (validated at the
+ * server's edge), its result as the server answers it, and whether it changes what a
+ * session snapshot keeps (the server then asks for a snapshot round).
+ */
+export const METHODS = {
+  ping: {
+    params: empty,
+    result: z.object({ type: z.literal('pong'), version: z.string() }),
+    changesState: false,
+  },
+  'workspace.list': {
+    params: empty,
+    result: z.object({ type: z.literal('workspace_list'), workspaces: z.array(workspaceInfoSchema) }),
+    changesState: false,
+  },
+  'workspace.get': {
+    params: z.object({ workspace_id: workspaceId }),
+    result: workspaceResult,
+    changesState: false,
+  },
+  'workspace.create': {
+    params: z.object({ cwd: optional(execText), focus: optional(z.boolean()), ...spawnOptions }),
+    result: workspaceResult,
+    changesState: true,
+  },
+  'workspace.focus': {
+    params: z.object({ workspace_id: workspaceId }),
+    result: workspaceResult,
+    changesState: true,
+  },
+  'workspace.rename': {
+    params: z.object({ workspace_id: workspaceId, label }),
+    result: workspaceResult,
+    changesState: true,
+  },
+  'workspace.close': {
+    params: z.object({ workspace_id: workspaceId }),
+    result: ok,
+    changesState: true,
+  },
+  'pane.list': {
+    params: z.object({ workspace_id: optional(workspaceId) }),
+    result: z.object({ type: z.literal('pane_list'), panes: z.array(paneInfoSchema) }),
+    changesState: false,
+  },
+  'pane.get': {
+    params: z.object({ pane_id: paneId }),
+    result: paneResult,
+    changesState: false,
+  },
+  'pane.read': {
+    params: z.object(readWindowFields),
+    result: z.object({ type: z.literal('pane_read'), read: paneReadSchema }),
+    changesState: false,
+  },
+  'pane.send_text': {
+    params: z.object({ pane_id: paneId, text: z.string() }),
+    result: ok,
+    changesState: true,
+  },
+  'pane.send_keys': {
+    params: z.object({ pane_id: paneId, keys }),
+    result: ok,
+    changesState: true,
+  },
+  'pane.send_input': {
+    params: z.object({ pane_id: paneId, text: z.string(), keys: optional(keys) }),
+    result: ok,
+    changesState: true,
+  },
+  'pane.split': {
+    params: z.object({
+      target_pane_id: paneId,
+      direction: z.enum(['right', 'down']),
+      cwd: optional(execText),
+      focus: optional(z.boolean()),
+      ...spawnOptions,
+    }),
+    result: paneResult,
+    changesState: true,
+  },
+  'pane.close': {
+    params: z.object({ pane_id: paneId }),
+    result: ok,
+    changesState: true,
+  },
+  'pane.resize': {
+    params: z.object({ pane_id: paneId, cols: dimension, rows: dimension }),
+    result: paneResult,
+    changesState: true,
+  },
+  'pane.wait_for_output': {
+    params: z.object({ ...readWindowFields, match: matchSchema, timeout_ms: timeoutMs }),
+    result: outputMatchSchema.extend({ type: z.literal('output_matched'), revision: z.number().int().min(0) }),
+    changesState: false,
+  },
+  'events.subscribe': {
+    params: z.object({
+      subscriptions: z.array(z.unknown()),
+      since: optional(z.number().int().min(0)),
+    }),
+    result: z.object({ type: z.literal('subscription_started') }),
+    changesState: false,
+  },
+  'pane.stream': {
+    params: z.object({ pane_id: paneId }),
+    result: paneStreamStartedSchema,
+    changesState: false,
+  },
+  'events.wait': {
+    params: z.object({
+      match_event: z.object({
+        event: z.enum(WAITABLE_EVENTS),
+        pane_id: optional(z.string()),
+        workspace_id: optional(z.string()),
+        agent: optional(z.string()),
+        state: optional(z.enum(AGENT_STATES)),
+      }),
+      timeout_ms: timeoutMs,
+    }),
+    result: z.object({ type: z.literal('event_matched'), event: eventLineSchema }),
+    changesState: false,
+  },
+  'server.stop': {
+    params: empty,
+    result: ok,
+    changesState: true,
+  },
+  'server.stats': {
+    params: empty,
+    result: serverStatsSchema.extend({ type: z.literal('server_stats') }),
+    changesState: false,
+  },
+  'pane.report_agent': {
+    params: z.object({
+      ...hookFields,
+      agent: agentLabel,
+      state: z.enum(AGENT_STATES),
+      message: optional(z.string()),
+      ...sessionRef,
+    }),
+    result: ok,
+    changesState: true,
+  },
+  'pane.release_agent': {
+    params: z.object({ ...hookFields, agent: agentLabel }),
+    result: ok,
+    changesState: true,
+  },
+  'pane.clear_agent_authority': {
+    params: z.object({ pane_id: paneId, source: optional(z.string().max(256)), seq: hookSeq }),
+    result: ok,
+    changesState: true,
+  },
+  'pane.report_agent_session': {
+    params: z.object({
+      ...hookFields,
+      agent: agentLabel,
+      ...sessionRef,
+      session_start_source: optional(z.string().max(256)),
+    }),
+    result: ok,
+    changesState: true,
+  },
+} as const satisfies Record<string, MethodEntry>;
+
+type MethodTable = typeof METHODS;
+
+function column<K extends keyof MethodEntry>(key: K): { [M in keyof MethodTable]: MethodTable[M][K] } {
+  return Object.fromEntries(Object.entries(METHODS).map(([name, entry]) => [name, entry[key]])) as { [M in keyof MethodTable]: MethodTable[M][K] };
+}
+
+/** Each method's params schema. */
+export const METHOD_PARAMS = column('params');
+/** Each method's result schema (docs/protocol.md §5). */
+export const METHOD_RESULTS = column('result');
+
+export type MethodName = keyof MethodTable;
 /** Params after validation (defaults not yet applied). */
 export type MethodParams<M extends MethodName> = z.output<(typeof METHOD_PARAMS)[M]>;
 /** Params as a client writes them. */
 export type MethodInput<M extends MethodName> = z.input<(typeof METHOD_PARAMS)[M]>;
 
-const ok = z.object({ type: z.literal('ok') });
-const workspaceResult = z.object({ type: z.literal('workspace_info'), workspace: workspaceInfoSchema });
-const paneResult = z.object({ type: z.literal('pane_info'), pane: paneInfoSchema });
-
-/** Each method's result, as the server answers it (docs/protocol.md §5). */
-export const METHOD_RESULTS = {
-  ping: z.object({ type: z.literal('pong'), version: z.string() }),
-  'workspace.list': z.object({ type: z.literal('workspace_list'), workspaces: z.array(workspaceInfoSchema) }),
-  'workspace.get': workspaceResult,
-  'workspace.create': workspaceResult,
-  'workspace.focus': workspaceResult,
-  'workspace.rename': workspaceResult,
-  'workspace.close': ok,
-  'pane.list': z.object({ type: z.literal('pane_list'), panes: z.array(paneInfoSchema) }),
-  'pane.get': paneResult,
-  'pane.read': z.object({ type: z.literal('pane_read'), read: paneReadSchema }),
-  'pane.send_text': ok,
-  'pane.send_keys': ok,
-  'pane.send_input': ok,
-  'pane.split': paneResult,
-  'pane.close': ok,
-  'pane.resize': paneResult,
-  'pane.wait_for_output': z.object({
-    type: z.literal('output_matched'),
-    pane_id: z.string(),
-    revision: z.number().int().min(0),
-    matched_line: z.string(),
-    read: paneReadSchema,
-  }),
-  'events.subscribe': z.object({ type: z.literal('subscription_started') }),
-  'pane.stream': paneStreamStartedSchema,
-  'events.wait': z.object({ type: z.literal('event_matched'), event: eventLineSchema }),
-  'server.stop': ok,
-  'server.stats': serverStatsSchema.extend({ type: z.literal('server_stats') }),
-  'pane.report_agent': ok,
-  'pane.release_agent': ok,
-  'pane.clear_agent_authority': ok,
-  'pane.report_agent_session': ok,
-} as const satisfies Record<MethodName, z.ZodType>;
-
 export type MethodResults = { [M in MethodName]: z.output<(typeof METHOD_RESULTS)[M]> };
 
 export function isMethodName(name: string): name is MethodName {
-  return Object.hasOwn(METHOD_PARAMS, name);
+  return Object.hasOwn(METHODS, name);
 }
 
 /** A zod failure as one line naming the fields, e.g. `pane_id: expected string, received undefined`. */

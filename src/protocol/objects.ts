@@ -27,6 +27,10 @@ export const agentLabelSchema = z.string().min(1);
 export const agentSessionSchema = z.object({ id: z.string().optional(), path: z.string().optional() });
 export type AgentSession = z.output<typeof agentSessionSchema>;
 
+/** A restored pane's agent session that it was not resumed into: which agent, and its session. */
+export const previousAgentSessionSchema = agentSessionSchema.extend({ agent: z.string() });
+export type PreviousAgentSession = z.output<typeof previousAgentSessionSchema>;
+
 export const paneInfoSchema = z.object({
   pane_id: z.string(),
   workspace_id: z.string(),
@@ -40,8 +44,7 @@ export const paneInfoSchema = z.object({
   agent_session: agentSessionSchema.optional().describe('EXT: the agent\'s own session, as its hook reported it'),
   last_exit_code: z.number().int().optional().describe('EXT: exit code of the last command the shell reported (OSC 133 D)'),
   restored: z.literal(true).optional().describe('EXT: brought back from a snapshot after a restart, and nothing new printed since'),
-  previous_agent_session: agentSessionSchema
-    .extend({ agent: z.string() })
+  previous_agent_session: previousAgentSessionSchema
     .optional()
     .describe('EXT: a restored pane\'s agent session it was not resumed into (without --resume-agents)'),
   revision: count,
@@ -53,6 +56,9 @@ export const paneInfoSchema = z.object({
 });
 export type PaneInfo = z.output<typeof paneInfoSchema>;
 
+/** The pair of ids every pane event carries. */
+export const paneRefFields = { pane_id: z.string(), workspace_id: z.string() };
+
 export const paneReadSchema = z.object({
   pane_id: z.string(),
   workspace_id: z.string(),
@@ -63,6 +69,10 @@ export const paneReadSchema = z.object({
   stable_id: z.string(),
 });
 export type PaneRead = z.output<typeof paneReadSchema>;
+
+/** A pane's output matched (`pane.wait_for_output`'s answer, `pane.output_matched`'s data): the top-most matching line and the read it was found in. */
+export const outputMatchSchema = z.object({ pane_id: z.string(), matched_line: z.string(), read: paneReadSchema });
+export type OutputMatch = z.output<typeof outputMatchSchema>;
 
 export const shardStatsSchema = z.object({
   shard_id: count,

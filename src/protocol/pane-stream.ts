@@ -5,8 +5,7 @@
  * and every resync carry the whole screen).
  */
 import { z } from 'zod';
-
-const paneRef = { pane_id: z.string(), workspace_id: z.string() };
+import { paneRefFields as paneRef } from './objects.js';
 const size = { cols: z.number().int().min(1), rows: z.number().int().min(1) };
 const snapshot = z
   .string()

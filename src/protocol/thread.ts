@@ -7,7 +7,8 @@
  */
 import type { ErrorCode } from './errors.js';
 import type { ResolvedKey } from './keys.js';
-import type { AgentSession, AgentSource, AgentState, NotificationKind, ReadSource } from './objects.js';
+import type { AgentSession, AgentSource, AgentState, NotificationKind } from './objects.js';
+import type { MatchSpec, ReadWindow } from './read-window.js';
 
 export interface ShardInit {
   shardId: number;
@@ -83,12 +84,12 @@ export interface PaneStarted {
   cwdLabel: string;
 }
 
-export interface ReadParams {
+export interface ReadParams extends ReadWindow {
   paneUid: number;
-  source: ReadSource;
-  lines: number;
-  stripAnsi: boolean;
 }
+
+/** A matcher flipped: to "match" (with the top-most matching line and its read), or back. */
+export type MatchChange = { matched: true; matchedLine: string; read: ReadResult } | { matched: false };
 
 export interface ReadResult {
   text: string;
@@ -104,14 +105,11 @@ export interface InputParams {
   paste: boolean;
 }
 
-/** A pattern to watch a pane's read window for (docs/protocol.md §6 matching). */
-export interface WatchParams {
+/** An output matcher: a pattern looked for in a pane's read window (docs/protocol.md §6 matching). */
+export interface MatcherParams extends ReadWindow {
   matcherId: number;
   paneUid: number;
-  source: ReadSource;
-  lines: number;
-  stripAnsi: boolean;
-  pattern: { type: 'substring' | 'regex'; value: string };
+  pattern: MatchSpec;
 }
 
 /**
@@ -163,8 +161,8 @@ export interface ShardRequests {
   shutdown: { params: Record<string, never>; result: null };
   stats: { params: Record<string, never>; result: ShardStatsResult };
   /** Registers a matcher and evaluates it at once; it starts from "no match". */
-  watch: { params: WatchParams; result: null };
-  unwatch: { params: { matcherId: number }; result: null };
+  addMatcher: { params: MatcherParams; result: null };
+  removeMatcher: { params: { matcherId: number }; result: null };
   hook: { params: HookReport; result: null };
   clearAuthority: { params: ClearAuthority; result: null };
   /**
@@ -211,9 +209,7 @@ export type FromShard =
   | { kind: 'reply'; reqId: number; error: { code: ErrorCode; message: string } }
   | { kind: 'paneUpdates'; updates: PaneUpdate[] }
   | { kind: 'paneExited'; paneUid: number; exitCode: number; signal?: number }
-  /** A matcher flipped: to "match" (with the top-most matching line and its read), or back. */
-  | { kind: 'matchChanged'; matcherId: number; matched: true; matchedLine: string; read: ReadResult }
-  | { kind: 'matchChanged'; matcherId: number; matched: false }
+  | ({ kind: 'matchChanged'; matcherId: number } & MatchChange)
   /** The pane's agent picture changed (agent absent: no agent any more). */
   | ({ kind: 'agentChanged'; paneUid: number } & AgentPicture)
   /** The shell reported a finished command (OSC 133 D). */

@@ -8,14 +8,14 @@
  * flips between "no match" and "match".
  */
 import RE2 from 're2';
-import type { ReadResult, WatchParams } from '../protocol/thread.js';
+import type { ReadResult, MatcherParams } from '../protocol/thread.js';
 
 export type MatchChange =
   | { matcherId: number; matched: true; matchedLine: string; read: ReadResult }
   | { matcherId: number; matched: false };
 
 interface Matcher {
-  params: WatchParams;
+  params: MatcherParams;
   /** Per-line test: RE2 for regexes, `includes` for substrings. */
   testLine(line: string): boolean;
   /** The pattern as it goes into the set. */
@@ -29,14 +29,14 @@ interface Group {
 }
 
 export interface MatchTarget {
-  read(params: { source: WatchParams['source']; lines: number; stripAnsi: boolean; paneUid: number }): ReadResult;
+  read(params: { source: MatcherParams['source']; lines: number; stripAnsi: boolean; paneUid: number }): ReadResult;
 }
 
 function escapeLiteral(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|\-\/]/g, '\\$&');
 }
 
-function windowKey(p: WatchParams): string {
+function windowKey(p: MatcherParams): string {
   return `${p.source}:${p.lines}:${p.stripAnsi ? 1 : 0}`;
 }
 
@@ -49,7 +49,7 @@ export class PaneMatchers {
     return this.count;
   }
 
-  add(params: WatchParams): void {
+  add(params: MatcherParams): void {
     const { type, value } = params.pattern;
     const regex = type === 'regex' ? new RE2(value) : undefined;
     const matcher: Matcher = {

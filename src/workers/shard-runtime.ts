@@ -3,13 +3,13 @@
  * watches, and the answers to the main thread's requests
  * (src/protocol/thread.ts). The pieces that decide timing are named and
  * tested on their own: evaluation-scheduler.ts (when screens are looked at),
- * fact-reporter.ts (when facts are posted), agents/agent-watch.ts (when
+ * fact-reporter.ts (when facts are posted), agents/agent-checks.ts (when
  * processes are checked). Output itself is parsed as it is read (pane.ts).
  */
 import { getHeapStatistics } from 'node:v8';
 import { ProtocolError, isErrorCode } from '../protocol/errors.js';
 import type { FromShard, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
-import { AgentWatch, PROCESS_TICK_MS } from './agents/agent-watch.js';
+import { AgentChecks, PROCESS_TICK_MS } from './agents/agent-checks.js';
 import { type Clock, realClock } from './clock.js';
 import { injectFault } from './debug-faults.js';
 import { ReportThrottle } from './report-throttle.js';
@@ -33,7 +33,7 @@ const BUSY_BYTES_PER_ROUND = 2 * 1024 * 1024;
 
 interface PaneEntry {
   pane: Pane;
-  agent: AgentWatch;
+  agent: AgentChecks;
   /** Finished commands (OSC 133 D), throttled like agent pictures (report-throttle.ts): the last exit code always arrives. */
   commands: ReportThrottle<number>;
 }
@@ -182,7 +182,7 @@ export class ShardRuntime {
       lowerSessionPriority(pane.pid, this.init.nice);
       // Not /proc yet: the forked child may not have entered its directory.
       const cwd = realDirectory(params.cwd);
-      const agent = new AgentWatch(
+      const agent = new AgentChecks(
         { pid: pane.pid, get ended() { return pane.ended; }, screen: () => pane.read({ paneUid: pane.uid, source: 'visible', lines: 0, stripAnsi: true }).text },
         (picture) => this.post({ kind: 'agentChanged', paneUid: pane.uid, ...picture }),
         this.clock,
@@ -214,7 +214,7 @@ export class ShardRuntime {
       this.panes.get(params.paneUid)?.pane.close();
       return null;
     },
-    watch: (params) => {
+    addMatcher: (params) => {
       const pane = this.paneOf(params.paneUid);
       pane.catchUp();
       let paneMatchers = this.matchers.get(pane.uid);
@@ -224,7 +224,7 @@ export class ShardRuntime {
       this.postChanges(paneMatchers.evaluate(pane, params.matcherId));
       return null;
     },
-    unwatch: (params) => {
+    removeMatcher: (params) => {
       const paneUid = this.matcherPanes.get(params.matcherId);
       this.matcherPanes.delete(params.matcherId);
       const paneMatchers = paneUid === undefined ? undefined : this.matchers.get(paneUid);

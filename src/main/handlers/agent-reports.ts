@@ -6,7 +6,8 @@
 import { ProtocolError } from '../../protocol/errors.js';
 import type { AgentSession } from '../../protocol/objects.js';
 import type { Router } from '../router.js';
-import type { Session } from '../session.js';
+import type { PaneOperations } from '../operations/panes.js';
+import type { Registry } from '../registry.js';
 
 const OK = { type: 'ok' } as const;
 /** A blocked agent's question is shown, not stored whole. */
@@ -32,15 +33,13 @@ function sessionOf(params: { agent_session_id?: string; agent_session_path?: str
 /** Only the fields a report carries: an absent `seq` stays absent (the shard tells "none" from zero). */
 const seqOf = (seq: bigint | undefined) => (seq === undefined ? {} : { seq });
 
-export function registerAgentReportHandlers(router: Router, session: Session): void {
-  const { registry } = session;
-
+export function registerAgentReportHandlers(router: Router, { registry, panes }: { registry: Registry; panes: PaneOperations }): void {
   router.register('pane.report_agent', (params) => {
     const pane = registry.resolvePane(params.pane_id);
     const agent = agentLabel(params.agent);
     const agentSession = sessionOf(params);
     const message = params.message === undefined ? undefined : clip(params.message, MAX_AGENT_MESSAGE);
-    session.reportAgent(pane, {
+    panes.reportAgent(pane, {
       kind: 'report',
       paneUid: pane.uid,
       source: params.source,
@@ -55,14 +54,14 @@ export function registerAgentReportHandlers(router: Router, session: Session): v
 
   router.register('pane.release_agent', (params) => {
     const pane = registry.resolvePane(params.pane_id);
-    session.reportAgent(pane, { kind: 'release', paneUid: pane.uid, source: params.source, ...seqOf(params.seq), agent: agentLabel(params.agent) });
+    panes.reportAgent(pane, { kind: 'release', paneUid: pane.uid, source: params.source, ...seqOf(params.seq), agent: agentLabel(params.agent) });
     return OK;
   });
 
   router.register('pane.report_agent_session', (params) => {
     const pane = registry.resolvePane(params.pane_id);
     const agent = agentLabel(params.agent);
-    session.reportAgent(pane, {
+    panes.reportAgent(pane, {
       kind: 'session',
       paneUid: pane.uid,
       source: params.source,
@@ -75,7 +74,7 @@ export function registerAgentReportHandlers(router: Router, session: Session): v
 
   router.register('pane.clear_agent_authority', (params) => {
     const pane = registry.resolvePane(params.pane_id);
-    session.clearAgentAuthority(pane, {
+    panes.clearAgentAuthority(pane, {
       paneUid: pane.uid,
       ...(params.source === undefined ? {} : { source: params.source }),
       ...seqOf(params.seq),

@@ -15,17 +15,18 @@ import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
 import { SHARD_FAULTS } from '../../protocol/thread.js';
 import type { Router } from '../router.js';
-import type { Session } from '../session.js';
+import type { PaneShards } from '../pane-shards.js';
+import type { Registry } from '../registry.js';
 
 export const DEBUG_FAULTS_ENV = 'HERDR_DEBUG_FAULTS';
 
 const shardFaultParams = z.object({ pane_id: z.string(), fault: z.enum(SHARD_FAULTS) });
 const mainFaultParams = z.object({ fault: z.enum(['throw', 'reject']) });
 
-export function registerDebugHandlers(router: Router, session: Session): void {
+export function registerDebugHandlers(router: Router, { registry, shards }: { registry: Registry; shards: PaneShards }): void {
   router.registerExtra('debug.shard_fault', shardFaultParams, async (params) => {
-    const pane = session.registry.resolvePane(params.pane_id);
-    const shard = session.shardOf(pane.workspace);
+    const pane = registry.resolvePane(params.pane_id);
+    const shard = shards.of(pane.workspace);
     await shard.request('fault', { paneUid: pane.uid, fault: params.fault });
     return { type: 'ok', shard_id: shard.id };
   });

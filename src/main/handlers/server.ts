@@ -1,19 +1,19 @@
 /** `ping` and the `server.*` extensions. */
 import { VERSION } from '../../protocol/version.js';
 import type { Router } from '../router.js';
-import type { Session } from '../session.js';
+import type { ServerStats } from '../../protocol/objects.js';
 
 export interface ServerControl {
-  connectionCount(): number;
+  stats(): Promise<ServerStats>;
   stop(): void;
 }
 
-export function registerServerHandlers(router: Router, session: Session, control: ServerControl): void {
+export function registerServerHandlers(router: Router, control: ServerControl): void {
   router.register('ping', () => ({ type: 'pong', version: VERSION }));
 
   router.register('server.stats', async () => ({
     type: 'server_stats',
-    ...(await session.stats(control.connectionCount())),
+    ...(await control.stats()),
   }));
 
   router.register('server.stop', (_params, { afterResponse }) => {

@@ -1,59 +1,45 @@
 /** `pane.wait_for_output` (docs/protocol.md §8), and the output-watch helper it shares with subscriptions. */
 import { ProtocolError } from '../../protocol/errors.js';
-import { MAX_READ_LINES, type MatchSpec } from '../../protocol/methods.js';
-import type { PaneRead, ReadSource } from '../../protocol/objects.js';
-import { checkPattern } from '../patterns.js';
+import type { OutputMatch } from '../../protocol/objects.js';
+import { type MatchSpec, type ReadWindow, readWindow } from '../../protocol/read-window.js';
 import type { Connection } from '../connection.js';
-import type { PaneRecord } from '../registry.js';
+import type { OpenCounts } from '../open-counts.js';
+import type { PaneOperations } from '../operations/panes.js';
+import type { OutputMatchers } from '../output-matchers.js';
+import type { PaneShards } from '../pane-shards.js';
+import { checkPattern } from '../patterns.js';
+import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
-import type { Session } from '../session.js';
 
-const DEFAULT_WINDOW_LINES = 80;
-
-export interface OutputMatch {
-  pane_id: string;
-  matched_line: string;
-  read: PaneRead;
-}
-
-interface WindowSpec {
-  source: ReadSource;
-  lines?: number | undefined;
-  strip_ansi?: boolean | undefined;
-  match: MatchSpec;
+/** What watching a pane's output takes. */
+export interface OutputWatchParts {
+  matchers: OutputMatchers;
+  shards: PaneShards;
+  panes: Pick<PaneOperations, 'paneRead'>;
 }
 
 /**
- * Watches `pane` for `spec`: `matched` runs on every flip to "match" (edge
- * triggered), `gone` when the pane goes away. Returns the function that stops
- * watching.
+ * Watches `pane` for `match` in `window`: `matched` runs on every flip to
+ * "match" (edge triggered), `gone` when the pane goes away. Returns the
+ * function that stops watching.
  */
 export function watchOutput(
-  session: Session,
+  parts: OutputWatchParts,
   pane: PaneRecord,
-  spec: WindowSpec,
+  window: ReadWindow,
+  match: MatchSpec,
   on: { matched(result: OutputMatch): void; gone?(): void; ready?(): void },
 ): () => void {
-  const { matcherId, ready } = session.watches.watch(
-    pane,
-    session.shardOf(pane.workspace),
-    {
-      source: spec.source,
-      lines: Math.min(spec.lines ?? DEFAULT_WINDOW_LINES, MAX_READ_LINES),
-      stripAnsi: spec.strip_ansi ?? true,
-      pattern: { type: spec.match.type, value: spec.match.value },
+  const { matcherId, ready } = parts.matchers.add(pane, parts.shards.of(pane.workspace), { ...window, pattern: match }, {
+    changed(change) {
+      if (!change.matched) return;
+      const read = parts.panes.paneRead(pane, window, change.read);
+      on.matched({ pane_id: read.pane_id, matched_line: change.matchedLine, read });
     },
-    {
-      changed(change) {
-        if (!change.matched) return;
-        const read = session.paneRead(pane, spec.source, change.read);
-        on.matched({ pane_id: read.pane_id, matched_line: change.matchedLine, read });
-      },
-      gone: () => on.gone?.(),
-    },
-  );
+    gone: () => on.gone?.(),
+  });
   ready.then(() => on.ready?.(), () => undefined);
-  return () => session.watches.unwatch(matcherId);
+  return () => parts.matchers.remove(matcherId);
 }
 
 /** A timer for an optional timeout; returns its cancel function. */
@@ -67,10 +53,9 @@ export function deadline(timeoutMs: number | undefined, expired: () => void): ()
  * The bookkeeping of one pending wait: counted in `server.stats`, settled once,
  * cleaned up however it ends (match, deadline, pane gone, client gone).
  */
-export function openWait(session: Session, connection: Connection, reject: (error: Error) => void) {
-  session.activity.waits++;
+export function openWait(open: OpenCounts, connection: Connection, reject: (error: Error) => void) {
   let done = false;
-  const cleanups: Array<() => void> = [() => session.activity.waits--];
+  const cleanups: Array<() => void> = [open.open('waits')];
   const finish = (settle: () => void) => {
     if (done) return;
     done = true;
@@ -97,23 +82,18 @@ export function openWait(session: Session, connection: Connection, reject: (erro
   };
 }
 
-export function registerWaitHandlers(router: Router, session: Session): void {
+export function registerWaitHandlers(router: Router, parts: OutputWatchParts & { registry: Registry; open: OpenCounts }): void {
   router.register('pane.wait_for_output', (params, { connection }) => {
     checkPattern(params.match);
-    const pane = session.registry.resolvePane(params.pane_id);
+    const pane = parts.registry.resolvePane(params.pane_id);
     return new Promise((resolve, reject) => {
-      const { finish, cleanups } = openWait(session, connection, reject);
-      const stop = watchOutput(session, pane, params, {
-        matched: (match) =>
-          finish(() => resolve({ type: 'output_matched', revision: match.read.revision, ...match })),
+      const { finish, cleanups } = openWait(parts.open, connection, reject);
+      const stop = watchOutput(parts, pane, readWindow(params), params.match, {
+        matched: (match) => finish(() => resolve({ type: 'output_matched', revision: match.read.revision, ...match })),
         gone: () => finish(() => reject(new ProtocolError('pane_not_found', `pane ${params.pane_id} went away during the wait`))),
         // The deadline starts once the current text has been checked, so a match already there always wins.
         ready: () =>
-          cleanups.push(
-            deadline(params.timeout_ms, () =>
-              finish(() => reject(new ProtocolError('timeout', 'timed out waiting for output match'))),
-            ),
-          ),
+          cleanups.push(deadline(params.timeout_ms, () => finish(() => reject(new ProtocolError('timeout', 'timed out waiting for output match'))))),
       });
       cleanups.push(stop);
     });

@@ -1,49 +1,38 @@
 /** `workspace.*` methods (docs/protocol.md §5), answered from the registry. */
+import type { WorkspaceOperations } from '../operations/workspaces.js';
+import type { Registry, WorkspaceRecord } from '../registry.js';
 import type { Router } from '../router.js';
-import type { Session } from '../session.js';
+import { workspaceInfo } from '../wire-views.js';
 
-export function registerWorkspaceHandlers(router: Router, session: Session): void {
-  const { registry } = session;
-  const result = (workspace: Parameters<typeof registry.workspaceInfo>[0]) =>
-    ({ type: 'workspace_info', workspace: registry.workspaceInfo(workspace) }) as const;
+export function registerWorkspaceHandlers(router: Router, { registry, workspaces }: { registry: Registry; workspaces: WorkspaceOperations }): void {
+  const result = (workspace: WorkspaceRecord) => ({ type: 'workspace_info', workspace: workspaceInfo(registry, workspace) }) as const;
 
   router.register('workspace.list', () => ({
     type: 'workspace_list',
-    workspaces: registry.workspaces.map((w) => registry.workspaceInfo(w)),
+    workspaces: registry.workspaces.map((w) => workspaceInfo(registry, w)),
   }));
 
   router.register('workspace.get', (params) => result(registry.resolveWorkspace(params.workspace_id)));
 
   router.register('workspace.create', async (params, { batch }) => {
-    const workspace = await session.createWorkspace(
-      {
-        cwd: params.cwd,
-        command: params.command,
-        env: params.env,
-        cols: params.cols,
-        rows: params.rows,
-        focus: params.focus ?? false,
-        label: params.label,
-      },
-      batch,
-    );
-    return result(workspace);
+    const { cwd, command, env, cols, rows, label } = params;
+    return result(await workspaces.create({ cwd, command, env, cols, rows, label, focus: params.focus ?? false }, batch));
   });
 
   router.register('workspace.focus', (params, { batch }) => {
     const workspace = registry.resolveWorkspace(params.workspace_id);
-    session.focusWorkspace(workspace, batch);
+    workspaces.focus(workspace, batch);
     return result(workspace);
   });
 
   router.register('workspace.rename', (params) => {
     const workspace = registry.resolveWorkspace(params.workspace_id);
-    registry.rename(workspace, params.label);
+    workspaces.rename(workspace, params.label);
     return result(workspace);
   });
 
   router.register('workspace.close', (params, { batch }) => {
-    session.closeWorkspace(registry.resolveWorkspace(params.workspace_id), batch);
+    workspaces.close(registry.resolveWorkspace(params.workspace_id), batch);
     return { type: 'ok' };
   });
 }

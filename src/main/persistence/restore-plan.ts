@@ -4,7 +4,7 @@
  * command with --resume-agents, or the shell when the program is gone; and
  * the marker row that says so above the new process's output.
  */
-import type { AgentSession } from '../../protocol/objects.js';
+import type { PreviousAgentSession } from '../../protocol/objects.js';
 import { resumeArgv } from '../agent-resume.js';
 import { directoryProblem, programProblem } from '../spawn-spec.js';
 import { type LayoutNode, layoutOrder, removeLeaf } from '../layout.js';
@@ -17,7 +17,7 @@ export interface RestorePlan {
   /** What the pane runs, to be saved again (the resume command when it resumed). */
   command: string[] | undefined;
   /** The agent's session, when the pane was not resumed into it: a client may decide. */
-  previousAgentSession: ({ agent: string } & AgentSession) | undefined;
+  previousAgentSession: PreviousAgentSession | undefined;
 }
 
 export interface RestoreContext {

@@ -6,7 +6,8 @@
  * stays whole for whoever wants to look at it.
  */
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import type { Session } from '../session.js';
+import type { RestoreCounts } from './restore.js';
+import type { SavedSession } from './session-file.js';
 import { readSessionFile, setAside } from './session-file.js';
 import type { SessionPaths } from './state-dir.js';
 
@@ -23,7 +24,9 @@ function moveAside(paths: SessionPaths, why: 'bad' | 'aside'): string {
   return moved;
 }
 
-export async function restoreAtStart(session: Session, paths: SessionPaths, choice: StartupChoice, log: (message: string) => void): Promise<void> {
+export async function restoreAtStart(
+  server: { restore(saved: SavedSession, options: { resumeAgents: boolean }): Promise<RestoreCounts> },
+  paths: SessionPaths, choice: StartupChoice, log: (message: string) => void): Promise<void> {
   const read = await readSessionFile(paths.session).catch((error: unknown) => ({
     kind: 'bad' as const,
     reason: `it cannot be read (${error instanceof Error ? error.message : String(error)})`,
@@ -37,7 +40,7 @@ export async function restoreAtStart(session: Session, paths: SessionPaths, choi
     log(`--no-restore: the previous session is kept at ${moveAside(paths, 'aside')}; starting empty`);
     return;
   }
-  const counts = await session.restore(read.session, { resumeAgents: choice.resumeAgents });
+  const counts = await server.restore(read.session, { resumeAgents: choice.resumeAgents });
   const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   log(`restored ${plural(counts.workspaces, 'workspace')} and ${plural(counts.panes, 'pane')} from ${new Date(read.session.savedAt).toISOString()}`);
 }

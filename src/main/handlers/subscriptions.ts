@@ -1,15 +1,17 @@
 /** `events.subscribe` (docs/protocol.md §9) and `events.wait` (EXT). */
 import { ProtocolError } from '../../protocol/errors.js';
 import type { EventLine, TypedEventLine } from '../../protocol/events.js';
-import { LIFECYCLE_KINDS, type LifecycleKind, type Subscription, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
+import { LIFECYCLE_KINDS, type LifecycleKind, type CheckedSubscriptionSpec, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
 import type { AgentState } from '../../protocol/objects.js';
 import { EventStream } from '../event-stream.js';
-import type { LoggedEvent } from '../events.js';
+import { readWindow } from '../../protocol/read-window.js';
+import type { EventHub, LoggedEvent } from '../event-hub.js';
+import { paneRef } from '../ids.js';
+import type { OpenCounts } from '../open-counts.js';
 import { checkPattern } from '../patterns.js';
-import type { PaneRecord } from '../registry.js';
+import type { PaneRecord, Registry } from '../registry.js';
 import type { RequestContext, Router } from '../router.js';
-import type { Session } from '../session.js';
-import { deadline, openWait, watchOutput } from './waits.js';
+import { type OutputWatchParts, deadline, openWait, watchOutput } from './waits.js';
 
 type Filter = (event: LoggedEvent) => boolean;
 
@@ -37,8 +39,16 @@ function eventIds(line: EventLine): { paneId?: string; workspaceId?: string } {
   };
 }
 
-export function registerEventHandlers(router: Router, session: Session): void {
-  const { registry, events } = session;
+export interface SubscriptionParts extends OutputWatchParts {
+  registry: Registry;
+  events: EventHub;
+  open: OpenCounts;
+  /** `server.restored`, when this server started from a snapshot. */
+  restoredEvent(): LoggedEvent | undefined;
+}
+
+export function registerSubscriptionHandlers(router: Router, parts: SubscriptionParts): void {
+  const { registry, events } = parts;
 
   const stateFilter = (watch: StateWatch): Filter => (event) => {
     if (event.line.event !== 'pane.agent_state_changed') return false;
@@ -49,10 +59,10 @@ export function registerEventHandlers(router: Router, session: Session): void {
   const currentState = (pane: PaneRecord): EventLine =>
     events.stamp({
       event: 'pane.agent_state_changed',
-      data: { ...session.paneRef(pane), state: pane.agentState, ...(pane.agent ? { agent: pane.agent } : {}) },
+      data: { ...paneRef(pane), state: pane.agentState, ...(pane.agent ? { agent: pane.agent } : {}) },
     });
 
-  const parseSubscriptions = (raw: unknown[]): Subscription[] =>
+  const parseSubscriptions = (raw: unknown[]): CheckedSubscriptionSpec[] =>
     raw.map((entry, index) => {
       const parsed = subscriptionSchema.safeParse(entry);
       if (!parsed.success) {
@@ -103,7 +113,7 @@ export function registerEventHandlers(router: Router, session: Session): void {
       const stream = new EventStream(connection);
       for (const event of replay) stream.send(event.line);
       // A server that started from a snapshot tells every subscriber who asks, once, right after the ack.
-      const restoredEvent = session.restoredEvent;
+      const restoredEvent = parts.restoredEvent();
       if (restored && restoredEvent && !replay.includes(restoredEvent)) stream.send(restoredEvent.line);
       for (const watch of states) {
         if (!watch.initial) continue;
@@ -112,13 +122,12 @@ export function registerEventHandlers(router: Router, session: Session): void {
       }
       stream.onClose(events.listen((event) => wanted(event) && stream.send(event.line)));
       for (const { sub, pane } of outputs) {
-        const stop = watchOutput(session, pane, sub, {
+        const stop = watchOutput(parts, pane, readWindow(sub), sub.match, {
           matched: (result) => stream.send(events.stamp({ event: 'pane.output_matched', data: result })),
         });
         stream.onClose(stop);
       }
-      session.activity.subscriptions += subscriptions.length;
-      stream.onClose(() => (session.activity.subscriptions -= subscriptions.length));
+      stream.onClose(parts.open.open('subscriptions', subscriptions.length));
 
       connection.streaming = true;
       connection.stopReading();
@@ -146,7 +155,7 @@ export function registerEventHandlers(router: Router, session: Session): void {
       );
     };
     return new Promise((resolve, reject) => {
-      const { finish, cleanups } = openWait(session, connection, reject);
+      const { finish, cleanups } = openWait(parts.open, connection, reject);
       cleanups.push(
         events.listen((event) => {
           // The line's data was built from the typed event tables (protocol/events.ts).

@@ -18,20 +18,20 @@ export const PROCESS_CHECK_AFTER_MS = 250;
 /** The slow tick for process changes without screen changes (an agent leaving, its linger ending). */
 export const PROCESS_TICK_MS = 1000;
 
-export interface WatchedPane {
+export interface CheckedPane {
   readonly pid: number;
   readonly ended: boolean;
   /** The visible screen as plain text. */
   screen(): string;
 }
 
-export class AgentWatch {
+export class AgentChecks {
   private processCheck: Timer | undefined;
   private recheck: Timer | undefined;
   private readonly reports: ReportThrottle<AgentPicture>;
 
   constructor(
-    private readonly pane: WatchedPane,
+    private readonly pane: CheckedPane,
     report: (picture: AgentPicture) => void,
     private readonly clock: Clock,
     private readonly agent = new PaneAgent(pane.pid),

@@ -6,15 +6,11 @@
  */
 import type { EventLine, LifecycleEventName, LifecycleEvents } from '../protocol/events.js';
 import { lifecycleData } from '../protocol/events.js';
+import type { EventMeta } from './ids.js';
+
+export type { EventMeta };
 
 export const RETAINED_EVENTS = 4096;
-
-/** What the wire line does not say but subscriptions need: which pane it is, for good. */
-export interface EventMeta {
-  paneUid?: number;
-  paneStableId?: string;
-  workspaceStableId?: string;
-}
 
 export interface LoggedEvent {
   line: EventLine;
@@ -29,10 +25,6 @@ export class EventHub {
   private readonly listeners = new Set<EventListener>();
 
   get emitted(): number {
-    return this.seq;
-  }
-
-  get lastSeq(): number {
     return this.seq;
   }
 

@@ -1,0 +1,109 @@
+/**
+ * The parts of a running server and how they are wired: the registry and
+ * event hub, the shards and what they report, the operations requests call,
+ * the session snapshots. Handlers are given the parts they use, never this
+ * whole object.
+ */
+import type { ServerStats } from '../protocol/objects.js';
+import { EventHub, type LoggedEvent } from './event-hub.js';
+import type { LoopDelayMonitor } from './loop-delay.js';
+import { OpenCounts } from './open-counts.js';
+import { PaneOperations } from './operations/panes.js';
+import { PaneSpawner } from './operations/pane-spawner.js';
+import { WorkspaceOperations } from './operations/workspaces.js';
+import { OutputMatchers } from './output-matchers.js';
+import { PaneRemoval } from './pane-removal.js';
+import { PaneShards } from './pane-shards.js';
+import { PaneStreams } from './pane-streams.js';
+import { type RestoreCounts, restoreSession } from './persistence/restore.js';
+import type { SavedSession } from './persistence/session-file.js';
+import { Snapshotter } from './persistence/snapshotter.js';
+import type { SessionPaths } from './persistence/state-dir.js';
+import { Registry } from './registry.js';
+import { serverStats } from './server-stats.js';
+import type { ShardHandle, ShardSettings } from './shard-handle.js';
+import { ShardPool } from './shard-pool.js';
+import { ShardReports } from './shard-reports.js';
+
+export interface ServerCoreOptions {
+  socketPath: string;
+  workers: number;
+  cols: number;
+  rows: number;
+  /** The program of a pane without `command`. */
+  shell: string;
+  /** How shards are run and watched (stall deadline, heap limit, debug faults, block files). */
+  shards: ShardSettings;
+  /** Where the session is kept between runs (docs/persistence.md); undefined: nothing is kept. */
+  persistence: { paths: SessionPaths; restore: boolean; resumeAgents: boolean } | undefined;
+}
+
+export class ServerCore {
+  readonly registry = new Registry();
+  readonly events = new EventHub();
+  readonly matchers = new OutputMatchers();
+  readonly open = new OpenCounts();
+  readonly streams = new PaneStreams(this.registry);
+  readonly spawner: PaneSpawner;
+  readonly shards: PaneShards;
+  readonly removal: PaneRemoval;
+  readonly workspaces: WorkspaceOperations;
+  readonly panes: PaneOperations;
+  /** Writes the session file as things change (undefined when nothing is kept). */
+  readonly snapshots: Snapshotter | undefined;
+  /** `server.restored`, when this server started from a snapshot: every `server.restored` subscriber gets it. */
+  restoredEvent: LoggedEvent | undefined;
+  private readonly pool: ShardPool;
+  private readonly reports: ShardReports;
+  private readonly startedAt = performance.now();
+
+  constructor(
+    options: ServerCoreOptions,
+    private readonly loopDelay: LoopDelayMonitor,
+  ) {
+    this.spawner = new PaneSpawner(options);
+    this.reports = new ShardReports({
+      registry: this.registry,
+      events: this.events,
+      matchers: this.matchers,
+      streams: this.streams,
+      removal: () => this.removal,
+      changed: () => this.changed(),
+      replace: (shard: ShardHandle, reason: string) => this.pool.replace(shard, reason),
+    });
+    this.pool = new ShardPool(options.workers, this.reports, options.shards);
+    this.shards = new PaneShards(this.pool, this.registry);
+    this.removal = new PaneRemoval(this.registry, this.matchers, this.streams, this.shards);
+    this.workspaces = new WorkspaceOperations(this.registry, this.shards, this.spawner, this.removal);
+    this.panes = new PaneOperations(this.registry, this.shards, this.spawner, this.removal);
+    if (options.persistence) {
+      this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all }, options.persistence.paths);
+      this.events.listen(() => this.changed());
+    }
+  }
+
+  /** Something a session snapshot keeps changed (the server calls this after every request that changes state). */
+  changed(): void {
+    this.snapshots?.changed();
+  }
+
+  async restore(saved: SavedSession, options: { resumeAgents: boolean }): Promise<RestoreCounts> {
+    const counts = await restoreSession(this, saved, options);
+    this.restoredEvent = this.events.publish({ event: 'server.restored', data: counts });
+    return counts;
+  }
+
+  stats(connections: number): Promise<ServerStats> {
+    const { registry, events, streams, open, snapshots, loopDelay, startedAt } = this;
+    return serverStats({ registry, events, streams, open, snapshots, loopDelay, startedAt, shards: this.pool }, connections);
+  }
+
+  /** Writes the last snapshot, then ends every pane's processes and every shard. */
+  async stop(): Promise<void> {
+    // No new work from here; the last snapshot has the session as it stands.
+    this.spawner.refuseFromNowOn();
+    this.reports.stop();
+    await this.snapshots?.flush();
+    await this.pool.stop();
+  }
+}

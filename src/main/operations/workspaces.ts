@@ -1,0 +1,57 @@
+/**
+ * What `workspace.*` requests change (docs/protocol.md §5): each checks its
+ * input, has the shard do the PTY side, updates the registry and adds the
+ * events it caused to the request's batch.
+ */
+import { ProtocolError } from '../../protocol/errors.js';
+import type { EventBatch } from '../event-hub.js';
+import { withFocusEvents } from '../focus-events.js';
+import { paneMeta, paneRef, workspaceMeta } from '../ids.js';
+import type { PaneRemoval } from '../pane-removal.js';
+import type { PaneShards } from '../pane-shards.js';
+import type { Registry, WorkspaceRecord } from '../registry.js';
+import { paneInfo, workspaceInfo } from '../wire-views.js';
+import type { PaneSpawner, SpawnRequest } from './pane-spawner.js';
+
+export class WorkspaceOperations {
+  constructor(
+    private readonly registry: Registry,
+    private readonly shards: PaneShards,
+    private readonly spawner: PaneSpawner,
+    private readonly removal: PaneRemoval,
+  ) {}
+
+  async create(request: SpawnRequest & { focus: boolean; label: string | undefined }, batch: EventBatch): Promise<WorkspaceRecord> {
+    this.spawner.refuseWhileStopping();
+    const cwd = this.spawner.cwdOf(request, process.cwd());
+    const workspaceUid = this.registry.reserveWorkspaceUid();
+    const paneUid = this.registry.reservePaneUid();
+    const shard = this.shards.pick();
+    if (!shard) throw new ProtocolError('workspace_create_failed', `no shard is running: ${this.shards.describeBackoff()}`);
+    const facts = await this.spawner.spawn(request, { shard, workspaceUid, paneUid, cwd }, 'workspace_create_failed');
+    const focusBefore = this.registry.focusKey();
+    const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, facts, request);
+    // Each thing's creation comes before its focus: workspace_created, workspace_focused, pane_created, pane_focused.
+    batch.add('workspace_created', { workspace: workspaceInfo(this.registry, workspace) }, workspaceMeta(workspace));
+    const focusMoved = this.registry.focusKey() !== focusBefore;
+    if (focusMoved) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, workspaceMeta(workspace));
+    const pane = this.registry.paneByUid(paneUid);
+    if (pane) {
+      batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
+      if (focusMoved) batch.add('pane_focused', paneRef(pane), paneMeta(pane));
+    }
+    return workspace;
+  }
+
+  focus(workspace: WorkspaceRecord, batch: EventBatch): void {
+    withFocusEvents(this.registry, batch, () => this.registry.focusWorkspace(workspace));
+  }
+
+  rename(workspace: WorkspaceRecord, label: string): void {
+    this.registry.rename(workspace, label);
+  }
+
+  close(workspace: WorkspaceRecord, batch: EventBatch): void {
+    this.removal.closeWorkspace(workspace, batch);
+  }
+}

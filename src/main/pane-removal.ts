@@ -1,0 +1,70 @@
+/**
+ * The one place that decides a pane is gone, whichever way it went: a client
+ * closed it or its workspace, its program exited, or its shard died. Each
+ * way ends the same: the registry forgets it (renumbering the rest), its
+ * output matchers and open waits are told, and its events go out in order
+ * (`pane_exited` first when it exited, then `pane_closed`, `workspace_closed`
+ * when it was the last, and the focus events).
+ */
+import type { EventBatch } from './event-hub.js';
+import { addFocusEvents } from './focus-events.js';
+import { paneMeta, paneRef, workspaceMeta } from './ids.js';
+import type { OutputMatchers } from './output-matchers.js';
+import type { PaneShards } from './pane-shards.js';
+import type { PaneStreams } from './pane-streams.js';
+import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
+
+/** How a pane's program ended; empty when its shard died and no one knows. */
+export interface PaneExit {
+  exit_code?: number;
+  signal?: number;
+}
+
+export class PaneRemoval {
+  constructor(
+    private readonly registry: Registry,
+    private readonly matchers: OutputMatchers,
+    private readonly streams: PaneStreams,
+    private readonly shards: PaneShards,
+  ) {}
+
+  /** A client closed the pane: its shard ends its processes (no `pane_exited`). */
+  close(pane: PaneRecord, batch: EventBatch): void {
+    void this.shards.of(pane.workspace).request('close', { paneUid: pane.uid }).catch(() => undefined);
+    this.remove(pane, batch);
+  }
+
+  /** A client closed the workspace: every pane's processes end, one `workspace_closed`. */
+  closeWorkspace(workspace: WorkspaceRecord, batch: EventBatch): void {
+    const shard = this.shards.of(workspace);
+    for (const pane of workspace.panes) void shard.request('close', { paneUid: pane.uid }).catch(() => undefined);
+    const workspaceId = String(workspace.position);
+    const focusBefore = this.registry.focusKey();
+    const panes = [...workspace.panes];
+    this.registry.removeWorkspace(workspace);
+    for (const pane of panes) this.matchers.paneGone(pane.uid);
+    batch.add('workspace_closed', { workspace_id: workspaceId }, workspaceMeta(workspace));
+    addFocusEvents(this.registry, focusBefore, batch);
+  }
+
+  /** The pane's program exited, or its shard died: its streams end, then it is removed. */
+  exited(paneUid: number, exit: PaneExit, batch: EventBatch): void {
+    // Streams end whenever the program does, also after a client closed the pane.
+    this.streams.exited(paneUid, exit);
+    const pane = this.registry.paneByUid(paneUid);
+    if (!pane) return;
+    batch.add('pane_exited', { ...paneRef(pane), ...exit }, paneMeta(pane));
+    this.remove(pane, batch);
+  }
+
+  private remove(pane: PaneRecord, batch: EventBatch): void {
+    const ref = paneRef(pane);
+    const meta = paneMeta(pane);
+    const focusBefore = this.registry.focusKey();
+    const { workspaceClosed } = this.registry.removePane(pane);
+    this.matchers.paneGone(pane.uid);
+    batch.add('pane_closed', ref, meta);
+    if (workspaceClosed) batch.add('workspace_closed', { workspace_id: ref.workspace_id }, { workspaceStableId: meta.workspaceStableId });
+    addFocusEvents(this.registry, focusBefore, batch);
+  }
+}

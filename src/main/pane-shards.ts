@@ -1,0 +1,48 @@
+/**
+ * Which shard holds a pane, and a shard's refusal in the caller's terms: a
+ * request about a pane its shard no longer has means the pane is gone.
+ */
+import { ProtocolError } from '../protocol/errors.js';
+import { paneIds, workspaceStableId } from './ids.js';
+import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
+import type { ShardHandle } from './shard-handle.js';
+import type { ShardPool } from './shard-pool.js';
+
+export class PaneShards {
+  constructor(
+    private readonly shards: ShardPool,
+    private readonly registry: Registry,
+  ) {}
+
+  /** The shard that holds a workspace's panes. */
+  of(workspace: WorkspaceRecord): ShardHandle {
+    const shard = this.shards.get(workspace.shardId);
+    if (!shard) throw new ProtocolError('internal_error', `shard ${workspace.shardId} of workspace ${workspaceStableId(workspace.uid)} is gone`);
+    return shard;
+  }
+
+  /** The least loaded live shard, for a new workspace. */
+  pick(): ShardHandle | undefined {
+    return this.shards.pick((shardId) => this.panesOn(shardId));
+  }
+
+  /** Why no shard is live, for the error that says so. */
+  describeBackoff(): string {
+    return this.shards.describeBackoff();
+  }
+
+  /** A shard said no about a pane: if the pane is really gone, say so as `code`. */
+  refused(pane: PaneRecord, error: unknown, code: 'pane_not_found' | 'pane_send_failed'): never {
+    if (error instanceof ProtocolError && error.code === 'pane_not_found') {
+      const id = paneIds(pane).pane_id;
+      throw new ProtocolError(code, code === 'pane_send_failed' ? `pane ${id} has exited` : `pane ${id} not found`);
+    }
+    throw error;
+  }
+
+  private panesOn(shardId: number): number {
+    let count = 0;
+    for (const workspace of this.registry.workspaces) if (workspace.shardId === shardId) count += workspace.panes.length;
+    return count;
+  }
+}

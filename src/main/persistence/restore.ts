@@ -1,0 +1,67 @@
+/**
+ * Brings back a saved session (docs/persistence.md): each workspace on a
+ * shard as a new one would be, its panes with their stable uids, commands
+ * (or resume commands), directories, sizes and old rows, its layout, label
+ * and focus. A pane that cannot start is left out (and its leaf with it).
+ */
+import { paneStableId } from '../ids.js';
+import type { PaneSpawner } from '../operations/pane-spawner.js';
+import type { PaneShards } from '../pane-shards.js';
+import type { PaneFacts, Registry } from '../registry.js';
+import { paneEnvironment } from '../spawn-spec.js';
+import { type RestorePlan, keptLayout, restorePlan } from './restore-plan.js';
+import type { SavedSession } from './session-file.js';
+
+export interface RestoreCounts {
+  workspaces: number;
+  panes: number;
+}
+
+export async function restoreSession(
+  parts: { registry: Registry; shards: PaneShards; spawner: PaneSpawner },
+  saved: SavedSession,
+  options: { resumeAgents: boolean },
+): Promise<RestoreCounts> {
+  const { registry, shards, spawner } = parts;
+  registry.advanceUids(saved.nextWorkspaceUid, saved.nextPaneUid);
+  const context = { shell: spawner.shell, home: process.env.HOME ?? '/', resumeAgents: options.resumeAgents, savedAt: saved.savedAt };
+  let panes = 0;
+  for (const workspace of saved.workspaces) {
+    const shard = shards.pick();
+    if (!shard) break;
+    const started: Array<{ uid: number; facts: PaneFacts; plan: RestorePlan }> = [];
+    for (const pane of workspace.panes) {
+      const plan = restorePlan(pane, context);
+      const size = { cols: pane.cols, rows: pane.rows };
+      try {
+        const result = await shard.spawn({
+          paneUid: pane.uid,
+          workspaceUid: workspace.uid,
+          argv: plan.argv,
+          cwd: plan.cwd,
+          env: paneEnvironment(pane.env, spawner.envIds(workspace.uid, pane.uid)),
+          ...size,
+          restore: { history: pane.history ?? { blocks: [], firstRow: 0 }, screen: pane.screen ?? new Uint8Array(), marker: plan.marker },
+        });
+        started.push({ uid: pane.uid, facts: { ...result, ...size, launch: { command: plan.command, env: pane.env } }, plan });
+      } catch (error) {
+        console.error(`herdr: pane ${paneStableId(workspace.uid, pane.uid)} could not be restored: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (started.length === 0) continue;
+    const { layout, focusedPaneUid } = keptLayout(workspace, new Set(started.map((pane) => pane.uid)));
+    const record = registry.restoreWorkspace(
+      { uid: workspace.uid, shardId: shard.id, label: workspace.label, layout, focusedPaneUid },
+      started.map(({ uid, facts }) => ({ uid, facts })),
+    );
+    for (const { uid, plan } of started) {
+      const restored = registry.paneByUid(uid);
+      if (!restored) continue;
+      restored.restored = true;
+      restored.previousAgentSession = plan.previousAgentSession;
+      panes++;
+    }
+    if (workspace.uid === saved.activeWorkspaceUid) registry.focusWorkspace(record);
+  }
+  return { workspaces: registry.workspaces.length, panes };
+}

@@ -1,0 +1,125 @@
+/**
+ * What shards report back (they post only changes): facts into the
+ * registry's cache, exits and deaths to the pane removal, matcher flips to
+ * the output matchers, streamed output to the pane streams, and agent,
+ * command and notification changes out as events.
+ */
+import { lifecycleData } from '../protocol/events.js';
+import type { AgentPicture, MatchChange, PaneNotification, PaneUpdate } from '../protocol/thread.js';
+import { EventBatch, type EventHub } from './event-hub.js';
+import { paneMeta, paneRef } from './ids.js';
+import type { OutputMatchers } from './output-matchers.js';
+import type { PaneRemoval } from './pane-removal.js';
+import type { PaneStreams } from './pane-streams.js';
+import type { Registry } from './registry.js';
+import type { ShardHandle, ShardListener } from './shard-handle.js';
+
+export interface ShardReportTargets {
+  registry: Registry;
+  events: EventHub;
+  matchers: OutputMatchers;
+  streams: PaneStreams;
+  /** Read when a report needs it (the removal is built after the shards that report to it). */
+  removal(): PaneRemoval;
+  /** Something a session snapshot keeps changed. */
+  changed(): void;
+  /** A fresh shard takes the dead one's place for new work. */
+  replace(shard: ShardHandle, reason: string): void;
+}
+
+export class ShardReports implements ShardListener {
+  /** Once the server stops, exits and deaths are its own doing and not reported. */
+  private stopping = false;
+
+  constructor(private readonly to: ShardReportTargets) {}
+
+  stop(): void {
+    this.stopping = true;
+  }
+
+  paneUpdates(_shard: ShardHandle, updates: PaneUpdate[]): void {
+    for (const update of updates) {
+      const pane = this.to.registry.paneByUid(update.paneUid);
+      if (!pane) continue;
+      if (update.revision !== undefined) {
+        pane.revision = Math.max(pane.revision, update.revision);
+        // Its first new output: the pane is no longer just what was restored.
+        if (update.revision > 0) pane.restored = false;
+        this.to.changed();
+      }
+      if (update.cwd !== undefined) pane.cwd = update.cwd;
+      if (update.cwdLabel !== undefined) pane.cwdLabel = update.cwdLabel;
+      if (update.title !== undefined) pane.title = update.title;
+    }
+  }
+
+  paneExited(_shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void {
+    const exit = { exit_code: exitCode, ...(signal === undefined ? {} : { signal }) };
+    if (this.stopping) return void this.to.streams.exited(paneUid, exit);
+    const batch = new EventBatch(this.to.events);
+    this.to.removal().exited(paneUid, exit, batch);
+    batch.flush();
+  }
+
+  paneOutput(_shard: ShardHandle, paneUid: number, seq: number, bytes: Uint8Array): void {
+    this.to.streams.output(paneUid, seq, bytes);
+  }
+
+  paneResized(_shard: ShardHandle, paneUid: number, seq: number, cols: number, rows: number): void {
+    this.to.streams.resized(paneUid, seq, cols, rows);
+  }
+
+  matchChanged(_shard: ShardHandle, matcherId: number, change: MatchChange): void {
+    this.to.matchers.changed(matcherId, change);
+  }
+
+  /** docs/protocol.md §10: cache the new facts, mark the seen flag (§10.4), emit the events. */
+  agentChanged(_shard: ShardHandle, paneUid: number, picture: AgentPicture): void {
+    const pane = this.to.registry.paneByUid(paneUid);
+    if (!pane || this.stopping) return;
+    const { agent, state } = picture;
+    const agentChanged = pane.agent !== agent;
+    const stateChanged = pane.agentState !== state;
+    if (state === 'idle' && stateChanged && this.to.registry.activeWorkspace !== pane.workspace) pane.seen = false;
+    pane.agent = agent;
+    if (stateChanged) pane.agentStateSince = Date.now();
+    pane.agentState = state;
+    pane.agentSource = picture.source;
+    pane.agentMessage = picture.message;
+    pane.agentSession = picture.session;
+    const ref = paneRef(pane);
+    const meta = paneMeta(pane);
+    if (agentChanged) {
+      this.to.events.publish({ event: 'pane_agent_detected', data: lifecycleData('pane_agent_detected', agent ? { ...ref, agent } : ref) }, meta);
+    }
+    if (stateChanged) {
+      this.to.events.publish({ event: 'pane.agent_state_changed', data: { ...ref, state, ...(agent ? { agent } : {}) } }, meta);
+    }
+  }
+
+  commandFinished(_shard: ShardHandle, paneUid: number, exitCode: number): void {
+    const pane = this.to.registry.paneByUid(paneUid);
+    if (!pane || this.stopping) return;
+    pane.lastExitCode = exitCode;
+    this.to.events.publish({ event: 'pane.command_finished', data: { ...paneRef(pane), exit_code: exitCode } }, paneMeta(pane));
+  }
+
+  notification(_shard: ShardHandle, paneUid: number, notification: PaneNotification): void {
+    const pane = this.to.registry.paneByUid(paneUid);
+    if (!pane || this.stopping) return;
+    const { notification: kind, title, body } = notification;
+    const data = { ...paneRef(pane), kind, ...(title === undefined ? {} : { title }), ...(body === undefined ? {} : { body }) };
+    this.to.events.publish({ event: 'pane.notification', data }, paneMeta(pane));
+  }
+
+  died(shard: ShardHandle, reason: string): void {
+    if (this.stopping) return;
+    console.error(`herdr: ${reason}; its panes are reported exited and a fresh shard takes new work`);
+    const batch = new EventBatch(this.to.events);
+    for (const workspace of this.to.registry.workspaces.filter((w) => w.shardId === shard.id)) {
+      for (const pane of [...workspace.panes]) this.to.removal().exited(pane.uid, {}, batch);
+    }
+    batch.flush();
+    this.to.replace(shard, reason);
+  }
+}
