@@ -1,5 +1,6 @@
 /** Figures from samples and from /proc: percentiles, CPU seconds, resident memory; a bounded pool. */
 import { readFileSync } from 'node:fs';
+import { parseProcStat } from '../src/os/proc-stat.js';
 
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;
@@ -13,9 +14,8 @@ export function median(samples: readonly number[]): number {
 
 /** CPU seconds (user + system, every thread) a process has used, from /proc/<pid>/stat. */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, clock ticks of 10 ms
+  const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  return (stat.utimeTicks + stat.stimeTicks) / 100; // clock ticks of 10 ms
 }
 
 /** Resident set size of a process in bytes, from /proc. */

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { REPO_ROOT, type TestServer, eventually, newWorkspace, promptShown, readUntil, sleep, startServer } from './helpers/server.js';
-import { rssBytes, sessionMembers } from './helpers/proc.js';
+import { rssBytes, processSessionMembers } from './helpers/proc.js';
 
 const PRINT = join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'print.py');
 const MODES = ['long-line', 'osc-unterminated', 'title', 'dcs-unterminated', 'bad-utf8', 'sgr', 'alt-screen', 'fork-bomb'] as const;
@@ -84,9 +84,9 @@ describe('hostile output from panes', () => {
       const { pane: bomb } = await server.call('pane.get', { pane_id: bombPane });
       const sid = bomb.pid ?? 0;
       // The leader says "recovered" once it forked its own two; the deepest levels may still be forking.
-      await eventually(() => sessionMembers([sid]).length === 511, `the whole tree forked (${sessionMembers([sid]).length} of 511)`, 10_000);
+      await eventually(() => processSessionMembers([sid]).length === 511, `the whole tree forked (${processSessionMembers([sid]).length} of 511)`, 10_000);
       await server.call('pane.close', { pane_id: bombPane });
-      await eventually(() => sessionMembers([sid]).length === 0, `the fork bomb's processes to end (${sessionMembers([sid]).length} left)`, 10_000);
+      await eventually(() => processSessionMembers([sid]).length === 0, `the fork bomb's processes to end (${processSessionMembers([sid]).length} left)`, 10_000);
     } finally {
       await server.stop();
     }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { type TestServer, eventually, inspect, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
-import { fdCount, rssBytes, sessionMembers, threadCount } from './helpers/proc.js';
+import { fdCount, rssBytes, processSessionMembers, threadCount } from './helpers/proc.js';
 
 /** Panes whose processes a plain SIGHUP would not all end: a trap, a background job, a busy program. */
 async function stubbornPanes(server: TestServer): Promise<number[]> {
@@ -29,11 +29,11 @@ describe('lifecycle', () => {
       const server = await startServer();
       try {
         const sessions = await stubbornPanes(server);
-        assert.ok(sessionMembers(sessions).length >= 5);
+        assert.ok(processSessionMembers(sessions).length >= 5);
         server.child.kill(signal);
         assert.equal(await server.waitExit(), 0);
         assert.equal(existsSync(server.socketPath), false, 'the socket is removed');
-        await eventually(() => sessionMembers(sessions).length === 0, `every pane process to end (${sessionMembers(sessions).join(', ')} left)`, 5000);
+        await eventually(() => processSessionMembers(sessions).length === 0, `every pane process to end (${processSessionMembers(sessions).join(', ')} left)`, 5000);
       } finally {
         await server.stop();
       }
@@ -49,7 +49,7 @@ describe('lifecycle', () => {
     await first.waitExit();
     assert.ok(existsSync(first.socketPath), 'the stale socket is left behind');
     // The kernel closed the dead server's PTY masters: its shells got SIGHUP.
-    await eventually(() => sessionMembers([pane.pid ?? 0]).length === 0, 'the old shell to end');
+    await eventually(() => processSessionMembers([pane.pid ?? 0]).length === 0, 'the old shell to end');
     const second = await startServer({ socketPath: first.socketPath });
     try {
       const { paneId: fresh } = await newWorkspace(second);

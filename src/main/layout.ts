@@ -2,7 +2,7 @@
  * A workspace's layout tree (docs/protocol.md §5 `pane.split`): leaves are panes, splits
  * hold two children. Layout order is depth first, first child first.
  */
-export type SplitDirection = 'right' | 'down';
+import type { SplitDirection } from '../protocol/enums.js';
 
 export type LayoutNode =
   | { kind: 'leaf'; paneUid: number }

@@ -9,7 +9,8 @@
 import { ProtocolError } from '../protocol/errors.js';
 import type { AgentSession, AgentSource, AgentState, PreviousAgentSession } from '../protocol/objects.js';
 import { parsePaneId, parseWorkspaceId } from './ids.js';
-import { type LayoutNode, type SplitDirection, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
+import type { SplitDirection } from '../protocol/enums.js';
+import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
 
 export interface PaneFacts {
   pid: number;

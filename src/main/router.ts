@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { ProtocolError } from '../protocol/errors.js';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { isPlainObject } from '../protocol/envelope.js';
+import { clip } from '../protocol/text.js';
 import {
   METHOD_PARAMS,
   type MethodName,
@@ -92,8 +93,9 @@ export function parseRequestLine(line: string): ParsedRequest {
 }
 
 /** A client's string quoted back in an error, at most 100 characters of it. */
-function clip(text: string): string {
-  return text.length <= 100 ? text : `${text.slice(0, 100)}… (${text.length} characters)`;
+function quoted(text: string): string {
+  const clipped = clip(text, 100);
+  return clipped === text ? text : `${clipped}… (${text.length} characters)`;
 }
 
 export class RequestLineError extends ProtocolError {
@@ -118,7 +120,7 @@ export class Router {
     this.extras.set(method, { params, handler: handler as AnyHandler });
   }
 
-  /** Methods of the table that have no handler (a test checks there are none). */
+  /** Methods of the table that have no handler: the server refuses to start with any. */
   unhandled(): MethodName[] {
     return (Object.keys(METHOD_PARAMS) as MethodName[]).filter((m) => !this.handlers.has(m));
   }
@@ -128,7 +130,7 @@ export class Router {
     try {
       const entry = isMethodName(method) ? { params: METHOD_PARAMS[method], handler: this.handlers.get(method) } : this.extras.get(method);
       const handler = entry?.handler;
-      if (!entry || !handler) throw new ProtocolError('invalid_request', `unknown method ${clip(method)}`);
+      if (!entry || !handler) throw new ProtocolError('invalid_request', `unknown method ${quoted(method)}`);
       const parsed = entry.params.safeParse(request.params);
       if (!parsed.success) {
         throw new ProtocolError('invalid_request', `invalid params for ${method}: ${describeParamsError(parsed.error)}`);

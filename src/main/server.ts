@@ -60,6 +60,8 @@ export class HerdrServer implements ConnectionHandler {
     registerStreamHandlers(this.router, core);
     registerWaitHandlers(this.router, core);
     if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
+    const unhandled = this.router.unhandled();
+    if (unhandled.length > 0) throw new Error(`methods without a handler: ${unhandled.join(', ')}`);
   }
 
   /** Claims the socket path and listens; throws StartupError when the path is not ours to take. */

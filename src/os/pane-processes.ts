@@ -3,19 +3,20 @@
  * pane is closed or the server stops, main when the shard itself is dead
  * (crashed, out of memory, hung) and cannot.
  *
- * A pane's shell leads a session of its own (node-pty calls setsid). Ending it
+ * A pane's shell leads a process session of its own (node-pty calls setsid). Ending it
  * is what closing a terminal does, extended to the background jobs a shell
  * such as dash leaves in process groups of their own: SIGHUP to every process
- * of the session now, then SIGKILL to the shell's process group after a grace.
+ * of the process session now, then SIGKILL to the shell's process group after a grace.
  * A job that chose to outlive its terminal (nohup, or a SIGHUP trap, outside
  * the foreground group) is left alone, as a terminal would; one that left the
- * session (setsid, daemons) is not ours.
+ * process session (setsid, daemons) is not ours.
  *
  * For a dead shard this matters beyond tidiness: node-pty reaps each child on
  * a thread of the shard's own, and the shard's thread cannot finish exiting
  * (nor close its PTY masters) until those children are gone.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readProcStat } from './proc-stat.js';
 
 /** How long a pane's processes get after SIGHUP before SIGKILL. */
 export const KILL_GRACE_MS = 2000;
@@ -28,37 +29,25 @@ function signal(target: number, name: NodeJS.Signals): void {
   }
 }
 
-/** The session id of a process (field 6 of /proc/PID/stat), or undefined when it is gone. */
-function sessionOf(pid: string): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[3]);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every live process whose session is one of `sessions`. */
-function sessionMembers(sessions: ReadonlySet<number>): number[] {
+/** Every live process whose process session is one of `sessions`. */
+function processSessionMembers(sessions: ReadonlySet<number>): number[] {
   const members: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (entry.charCodeAt(0) > 0x39) continue; // not a pid
-    const session = sessionOf(entry);
+    const session = readProcStat(entry)?.processSession;
     if (session !== undefined && sessions.has(session)) members.push(Number(entry));
   }
   return members;
 }
 
-/** SIGHUP to each pane's session, at once (one /proc scan for all of them). */
+/** SIGHUP to each pane's process session, at once (one /proc scan for all of them). */
 export function hangUpPanes(leaders: readonly number[]): void {
   if (leaders.length === 0) return;
   for (const pid of leaders) {
     signal(-pid, 'SIGHUP');
     signal(pid, 'SIGHUP');
   }
-  for (const pid of sessionMembers(new Set(leaders))) signal(pid, 'SIGHUP');
+  for (const pid of processSessionMembers(new Set(leaders))) signal(pid, 'SIGHUP');
 }
 
 /** SIGKILL to what is left of each pane's foreground: its shell and the shell's process group. */

@@ -10,6 +10,10 @@ export const AGENT_NAMES = [
 ] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
+/** Where `pane.split` puts the new pane beside its target. */
+export const SPLIT_DIRECTIONS = ['right', 'down'] as const;
+export type SplitDirection = (typeof SPLIT_DIRECTIONS)[number];
+
 export const READ_SOURCES = ['visible', 'recent'] as const;
 export type ReadSource = (typeof READ_SOURCES)[number];
 

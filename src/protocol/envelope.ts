@@ -1,14 +1,6 @@
 /** Request and response envelopes of docs/protocol.md §2. */
 import type { ErrorCode } from './errors.js';
 
-export interface RequestEnvelope {
-  id: string;
-  method: string;
-  params: Record<string, unknown>;
-  /** EXT: keep the connection open for further requests (docs/protocol.md §1). */
-  keep_alive?: boolean;
-}
-
 export interface SuccessResponse<R = unknown> {
   id: string;
   result: R;

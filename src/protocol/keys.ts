@@ -60,9 +60,6 @@ const NAMED_KEYS: ReadonlyMap<string, ResolvedKey> = new Map<string, ResolvedKey
 const CTRL_KEY = /^(?:c-|ctrl\+)([a-z@[\\\]^_])$/i;
 const META_CHAR = /^(?:m-|alt\+)([\x20-\x7e])$/i;
 
-/** Every key name the table accepts, for help texts and tests. */
-export const NAMED_KEY_NAMES: readonly string[] = [...NAMED_KEYS.keys()];
-
 /** Resolves one key name; `undefined` when it is not a key. */
 export function resolveKey(raw: string): ResolvedKey | undefined {
   const name = raw.trim();

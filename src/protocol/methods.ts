@@ -3,6 +3,7 @@
  * server's router, the client library and the CLI all take their types from here.
  */
 import { z } from 'zod';
+import { SPLIT_DIRECTIONS } from './enums.js';
 import { optional } from './optional.js';
 import { eventLineSchema } from './events.js';
 import { AGENT_STATES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
@@ -195,7 +196,7 @@ export const METHODS = {
   'pane.split': {
     params: z.object({
       target_pane_id: paneId,
-      direction: z.enum(['right', 'down']),
+      direction: z.enum(SPLIT_DIRECTIONS),
       cwd: optional(execText),
       focus: optional(z.boolean()),
       ...spawnOptions,

@@ -212,7 +212,7 @@ export class Pane {
   }
 
   /**
-   * Ends the pane's processes (src/os/pane-processes.ts): SIGHUP to its session
+   * Ends the pane's processes (src/os/pane-processes.ts): SIGHUP to its process session
    * now, unless the caller hung up many panes at once, then SIGKILL to its
    * foreground after the grace (kept even if the shell exits first, for
    * members of its group that ignore the hangup).

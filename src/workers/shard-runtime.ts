@@ -22,7 +22,7 @@ import { QuietTime } from './quiet-time.js';
 import { hangUpPanes } from '../os/pane-processes.js';
 import { BlockFile } from './persistence/block-file.js';
 import { readRestoredRows } from './persistence/restore-rows.js';
-import { lowerSessionPriority } from './thread-priority.js';
+import { lowerProcessSessionPriority } from './thread-priority.js';
 
 /**
  * A shard that parsed more than this since the last snapshot round is
@@ -179,7 +179,7 @@ export class ShardRuntime {
       if (inherited !== undefined) params = { ...params, cwd: inherited };
       const restored = params.restore ? readRestoredRows(params.restore, this.init.blocksDir) : undefined;
       const pane = new Pane(params, this.paneEvents, restored);
-      lowerSessionPriority(pane.pid, this.init.nice);
+      lowerProcessSessionPriority(pane.pid, this.init.nice);
       // Not /proc yet: the forked child may not have entered its directory.
       const cwd = realDirectory(params.cwd);
       const agent = new AgentChecks(

@@ -7,9 +7,9 @@
  *
  * What a shard spawns inherits its niceness: pane processes run at the same
  * nice value, and an unprivileged process cannot lower it again. Where the
- * kernel schedules by session (autogroup, the default on most desktops) a
- * process's nice value only orders it within its session, and each pane leads
- * a session of its own: the pane's session is given the same nice value, so
+ * kernel schedules by process session (autogroup, the default on most desktops) a
+ * process's nice value only orders it within its process session, and each pane leads
+ * one of its own: the pane's process session is given the same nice value, so
  * the panes rank below the server on those kernels too.
  */
 import { readlinkSync, writeFileSync } from 'node:fs';
@@ -28,8 +28,8 @@ export function lowerThreadPriority(nice: number): boolean {
   }
 }
 
-/** Gives the session that `sessionLeader` leads the nice value `nice` where the kernel groups by session (0 leaves it). */
-export function lowerSessionPriority(sessionLeader: number, nice: number): boolean {
+/** Gives the process session that `sessionLeader` leads the nice value `nice` where the kernel groups by process session (0 leaves it). */
+export function lowerProcessSessionPriority(sessionLeader: number, nice: number): boolean {
   if (nice <= 0) return false;
   try {
     writeFileSync(`/proc/${sessionLeader}/autogroup`, String(nice));

@@ -1,5 +1,6 @@
-/** What the tests read of the server's and the panes' processes from /proc: fds, threads, memory, sessions. */
+/** What the tests read of the server's and the panes' processes from /proc: fds, threads, memory, process sessions. */
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readProcStat } from '../../src/os/proc-stat.js';
 
 export const fdCount = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
 export const threadCount = (pid: number): number => readdirSync(`/proc/${pid}/task`).length;
@@ -22,27 +23,15 @@ export function rssBytes(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
 }
 
-/** State (field 3), session (field 6) and nice value (field 19) of /proc/PID/stat (or PID/task/TID), or undefined when it is gone. */
-function stat(pid: string | number): { state: string; session: number; nice: number } | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The command name may hold spaces and parentheses: count fields after its last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', session: Number(fields[3]), nice: Number(fields[16]) };
-  } catch {
-    return undefined;
-  }
-}
-
 /** The nice value of a process, or of each of its threads by thread id. */
 export function niceOf(pid: number): number | undefined {
-  return stat(pid)?.nice;
+  return readProcStat(pid)?.nice;
 }
 
 export function threadNices(pid: number): Map<number, number> {
   const nices = new Map<number, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const found = stat(`${pid}/task/${tid}`);
+    const found = readProcStat(`${pid}/task/${tid}`);
     if (found) nices.set(Number(tid), found.nice);
   }
   return nices;
@@ -50,17 +39,17 @@ export function threadNices(pid: number): Map<number, number> {
 
 /** A process that exists and is not a zombie waiting to be reaped. */
 export function running(pid: number): boolean {
-  const found = stat(pid);
+  const found = readProcStat(pid);
   return found !== undefined && found.state !== 'Z';
 }
 
-/** Live (not zombie) processes whose session is one of `sessions` (a pane's shell leads its own). */
-export function sessionMembers(sessions: readonly number[]): number[] {
+/** Live (not zombie) processes whose process session is one of `sessions` (a pane's shell leads its own). */
+export function processSessionMembers(sessions: readonly number[]): number[] {
   const wanted = new Set(sessions);
   return readdirSync('/proc').flatMap((entry) => {
     if (!/^\d+$/.test(entry)) return [];
-    const found = stat(entry);
-    return found && found.state !== 'Z' && wanted.has(found.session) ? [Number(entry)] : [];
+    const found = readProcStat(entry);
+    return found && found.state !== 'Z' && wanted.has(found.processSession) ? [Number(entry)] : [];
   });
 }
 

@@ -1,6 +1,7 @@
 /** `herdr pane …` (docs/protocol.md §11). */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { SPLIT_DIRECTIONS, type SplitDirection } from '../../protocol/enums.js';
 import { type SocketOption, printNothing, send } from '../output.js';
 import { addAgentReportCommands } from './agent-reports.js';
 import { addAttachCommand } from './attach.js';
@@ -47,10 +48,10 @@ export function addPaneCommands(program: Command): void {
       .command('split')
       .argument('<id>')
       .description('split a pane; the new pane starts in its directory unless --cwd')
-      .requiredOption('--direction <direction>', 'right | down', oneOf('right', 'down'))
+      .requiredOption('--direction <direction>', SPLIT_DIRECTIONS.join(' | '), oneOf(...SPLIT_DIRECTIONS))
       .option('--cwd <path>', 'start directory of the new pane')
       .option('--no-focus', 'do not focus the new pane'),
-  ).action((id: string, flags: SocketOption & { direction: 'right' | 'down'; cwd?: string; focus: boolean }) =>
+  ).action((id: string, flags: SocketOption & { direction: SplitDirection; cwd?: string; focus: boolean }) =>
     send(
       'cli:pane:split',
       'pane.split',

@@ -13,6 +13,7 @@ import { HostFeed } from '../fleet/host-feed.js';
 import type { Dialer } from '../transport.js';
 import { type FleetRow, compareRows, stateCounts } from './fleet.js';
 import { header, line, rowCells, widths } from './table.js';
+import { clip } from '../../protocol/text.js';
 
 const FRAME_MS = 50;
 /** The FOR column counts up even when nothing happens. */
@@ -235,9 +236,4 @@ export class WatchView {
     lines.push(`\x1b[2m${clip(help, cols)}\x1b[0m`);
     output.write(`\x1b[H${lines.map((text) => `${text}\x1b[K`).join('\r\n')}\x1b[J`);
   }
-}
-
-function clip(text: string, cols: number): string {
-  const chars = [...text];
-  return chars.length <= cols ? text : chars.slice(0, cols).join('');
 }

@@ -5,6 +5,7 @@
  */
 import { ProtocolError } from '../../protocol/errors.js';
 import type { AgentSession } from '../../protocol/objects.js';
+import { clip } from '../../protocol/text.js';
 import type { Router } from '../router.js';
 import type { PaneOperations } from '../operations/panes.js';
 import type { Registry } from '../registry.js';
@@ -13,18 +14,13 @@ const OK = { type: 'ok' } as const;
 /** A blocked agent's question is shown, not stored whole. */
 export const MAX_AGENT_MESSAGE = 2048;
 
-/** The first `max` characters, never half a surrogate pair. */
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : Array.from(text).slice(0, max).join('');
-}
-
 function agentLabel(label: string): string {
   const trimmed = label.trim();
   if (trimmed.length === 0) throw new ProtocolError('invalid_agent', 'agent must be a non-empty label');
   return trimmed;
 }
 
-function sessionOf(params: { agent_session_id?: string; agent_session_path?: string }): AgentSession | undefined {
+function agentSessionOf(params: { agent_session_id?: string; agent_session_path?: string }): AgentSession | undefined {
   const { agent_session_id: id, agent_session_path: path } = params;
   if (id === undefined && path === undefined) return undefined;
   return { ...(id === undefined ? {} : { id }), ...(path === undefined ? {} : { path }) };
@@ -37,7 +33,7 @@ export function registerAgentReportHandlers(router: Router, { registry, panes }:
   router.register('pane.report_agent', (params) => {
     const pane = registry.resolvePane(params.pane_id);
     const agent = agentLabel(params.agent);
-    const agentSession = sessionOf(params);
+    const agentSession = agentSessionOf(params);
     const message = params.message === undefined ? undefined : clip(params.message, MAX_AGENT_MESSAGE);
     panes.reportAgent(pane, {
       kind: 'report',
@@ -67,7 +63,7 @@ export function registerAgentReportHandlers(router: Router, { registry, panes }:
       source: params.source,
       ...seqOf(params.seq),
       agent,
-      session: sessionOf(params) ?? {},
+      session: agentSessionOf(params) ?? {},
     });
     return OK;
   });

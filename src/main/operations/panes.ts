@@ -3,6 +3,7 @@
  * (§10.5): text, input and sizes go to the pane's shard; splits and closes
  * change the registry and add their events to the request's batch.
  */
+import type { SplitDirection } from '../../protocol/enums.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import { type ResolvedKey, resolveKey } from '../../protocol/keys.js';
 import type { PaneRead } from '../../protocol/objects.js';
@@ -11,7 +12,6 @@ import type { ClearAuthority, HookReport, ReadResult } from '../../protocol/thre
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents } from '../focus-events.js';
 import { paneIds, paneMeta } from '../ids.js';
-import type { SplitDirection } from '../layout.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneRecord, Registry } from '../registry.js';

@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import { Packr } from 'msgpackr';
 import { z } from 'zod';
 import type { LayoutNode } from '../layout.js';
+import { SPLIT_DIRECTIONS } from '../../protocol/enums.js';
 
 /** Bumped when a field changes meaning; a newer file is set aside, not misread. */
 export const SESSION_VERSION = 1;
@@ -25,7 +26,7 @@ const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expe
 const layoutSchema: z.ZodType<LayoutNode> = z.lazy(() =>
   z.union([
     z.object({ kind: z.literal('leaf'), paneUid: uid }),
-    z.object({ kind: z.literal('split'), direction: z.enum(['right', 'down']), ratio: z.number(), first: layoutSchema, second: layoutSchema }),
+    z.object({ kind: z.literal('split'), direction: z.enum(SPLIT_DIRECTIONS), ratio: z.number(), first: layoutSchema, second: layoutSchema }),
   ]),
 );
 

@@ -122,9 +122,4 @@ export class HookAuthority {
   get unclaimed(): boolean {
     return this.claims.size === 0 && this.session === undefined;
   }
-
-  /** Seq records kept (for `server.stats` and tests of cleanup). */
-  get sources(): number {
-    return this.seqs.size;
-  }
 }

@@ -8,6 +8,7 @@
  * charge. Only changes are reported.
  */
 import { readFileSync } from 'node:fs';
+import { readProcStat } from '../../os/proc-stat.js';
 import type { AgentName } from '../../protocol/objects.js';
 import type { AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { ProgramStatus } from '../signals/program-status.js';
@@ -29,11 +30,8 @@ function readProc(pid: number, file: string): string | undefined {
 
 /** The foreground process group of `pid`'s terminal (`tpgid`, field 8 of /proc/<pid>/stat). */
 function foregroundGroup(pid: number): number | undefined {
-  const stat = readProc(pid, 'stat');
-  if (!stat) return undefined;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const tpgid = Number(fields[5]);
-  return tpgid > 0 ? tpgid : undefined;
+  const tpgid = readProcStat(pid)?.tpgid;
+  return tpgid !== undefined && tpgid > 0 ? tpgid : undefined;
 }
 
 /** Who is in front of a pane's terminal: the group, and the agent it is, if any. */

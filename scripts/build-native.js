@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * postinstall: builds node-pty from source wherever npm put it (this
- * package's own node_modules, a parent project's, or a global prefix), with
- * one fix applied first. Plain JavaScript: it runs before the TypeScript is
- * built. No shell is involved.
+ * postinstall: builds the native modules from source wherever npm put them
+ * (this package's own node_modules, a parent project's, or a global prefix):
+ * node-pty with the two changes below, re2, and our own malloc-tuning addon.
+ * Plain JavaScript: it runs before the TypeScript is built. No shell is
+ * involved, and nothing is downloaded: re2's own install script (blocked in
+ * package.json's allowScripts) would first try a prebuilt binary from GitHub.
  *
  * Why from source: the prebuilt linux binary lacks close_range, so PTY
  * masters would leak into pane processes (ARCHITECTURE.md, "PTYs").
@@ -30,7 +32,7 @@
  * but 0–2. The program is looked up in the pane's own PATH, as execvp did.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +58,7 @@ function guardExitCallback() {
   const text = readFileSync(source, 'utf8');
   if (text.includes(MARK)) return;
   if (!text.includes(EXIT_CALLBACK)) {
-    throw new Error(`node-pty's ${source} is not the version this fix was written for; review scripts/build-node-pty.js`);
+    throw new Error(`node-pty's ${source} is not the version this fix was written for; review scripts/build-native.js`);
   }
   writeFileSync(source, text.replace(EXIT_CALLBACK, GUARDED_EXIT_CALLBACK));
 }
@@ -152,7 +154,7 @@ function spawnWithoutFork() {
   const text = readFileSync(source, 'utf8');
   if (text.includes(SPAWN_MARK)) return;
   if (!text.includes(FORK_START) || !text.includes(FORK_END) || !text.includes(PTY_FORK)) {
-    throw new Error(`node-pty's ${source} is not the version the posix_spawn change was written for; review scripts/build-node-pty.js`);
+    throw new Error(`node-pty's ${source} is not the version the posix_spawn change was written for; review scripts/build-native.js`);
   }
   writeFileSync(
     source,
@@ -168,6 +170,13 @@ if (process.platform !== 'win32') {
   spawnWithoutFork();
 }
 execFileSync(process.execPath, [nodeGyp, 'rebuild', `--directory=${nodePty}`, '--silent'], { stdio: 'inherit' });
+
+// re2 as its own install script builds it when no prebuilt binary is found, without looking for one;
+// a project that lets that script run (herdr as its dependency) already has it.
+const re2 = dirname(require.resolve('re2/package.json'));
+if (!existsSync(join(re2, 'build', 'Release', 're2.node'))) {
+  execFileSync(process.execPath, [nodeGyp, 'rebuild', '-j', 'max', `--directory=${re2}`, '--silent'], { stdio: 'inherit' });
+}
 
 // Our own one-function addon (native/malloc-tuning: the server fixes glibc's mmap threshold). Optional: the server runs without it.
 if (process.platform === 'linux') {

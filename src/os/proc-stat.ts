@@ -1,0 +1,34 @@
+/**
+ * /proc/<pid>/stat (proc(5)), the fields we read. The command name (field 2)
+ * may hold spaces and parentheses, so fields are counted after its last ')'.
+ */
+import { readFileSync } from 'node:fs';
+
+export interface ProcStat {
+  /** Field 3: R, S, Z, … */
+  state: string;
+  /** Field 6: the process session (setsid(2)) it belongs to. */
+  processSession: number;
+  /** Field 8: the foreground process group of its terminal (0 or -1 without one). */
+  tpgid: number;
+  /** Fields 14 and 15, in clock ticks (USER_HZ, 100 a second on Linux). */
+  utimeTicks: number;
+  stimeTicks: number;
+  /** Field 19. */
+  nice: number;
+}
+
+export function parseProcStat(text: string): ProcStat {
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const field = (n: number) => Number(fields[n - 3]);
+  return { state: fields[0] ?? '', processSession: field(6), tpgid: field(8), utimeTicks: field(14), stimeTicks: field(15), nice: field(19) };
+}
+
+/** The stat of a process (or `<pid>/task/<tid>`, a thread), or undefined when it is gone. */
+export function readProcStat(pid: number | string): ProcStat | undefined {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return undefined;
+  }
+}
