@@ -3,15 +3,15 @@
  * the order the shard posted them; a consumer that lets more than
  * STREAM_OUTPUT_BACKLOG_BYTES pile up unread is not cut off: output meant for
  * it is dropped from there (the pane and its other consumers go on at full
- * speed), and once it has read what was written it gets a fresh snapshot
+ * speed), and once it has read what was written it gets the screen afresh
  * (`pane.resync`) and output again from exactly that point.
  *
  * Where "that point" is comes from the shard: every output chunk and resize
- * carries the pane's stream `seq`, every snapshot the last `seq` it includes.
- * Items that arrive while a snapshot is on its way are held, and those the
- * snapshot already includes are dropped when it comes.
+ * carries the pane's stream `seq`, every screen the last `seq` it includes.
+ * Items that arrive while a screen is on its way are held, and those the
+ * screen already includes are dropped when it comes.
  */
-import type { PaneSnapshot } from '../protocol/thread.js';
+import type { PaneScreen } from '../protocol/thread.js';
 import type { Connection } from './connection.js';
 
 export const STREAM_OUTPUT_BACKLOG_BYTES = 1024 * 1024;
@@ -22,20 +22,20 @@ interface Held {
 }
 
 export interface StreamOwner {
-  /** The pane's screen now (its shard's `snapshot`). */
-  snapshot(): Promise<PaneSnapshot>;
-  /** The `pane.resync` line for a snapshot, with the pane's ids as they are now. */
-  resyncLine(snapshot: PaneSnapshot): string;
+  /** The pane's screen now (its shard's `screen`). */
+  screen(): Promise<PaneScreen>;
+  /** The `pane.resync` line for a screen, with the pane's ids as they are now. */
+  resyncLine(screen: PaneScreen): string;
   /** The stream ended (consumer gone, or the pane exited). */
   closed(stream: PaneStream): void;
 }
 
 export class PaneStream {
-  /** `waiting`: a snapshot is on its way (items are held); `behind`: output is dropped until the consumer catches up. */
+  /** `waiting`: a screen is on its way (items are held); `behind`: output is dropped until the consumer catches up. */
   private phase: 'waiting' | 'live' | 'behind' | 'closed' = 'waiting';
   private held: Held[] = [];
   private heldBytes = 0;
-  /** Held items were dropped while waiting: the snapshot on its way is already stale. */
+  /** Held items were dropped while waiting: the screen on its way is already stale. */
   private heldOverflowed = false;
   /** Whether the ack went out (before it, nothing may be written). */
   private started = false;
@@ -51,8 +51,8 @@ export class PaneStream {
     else connection.signal.addEventListener('abort', () => this.close(), { once: true });
   }
 
-  /** The ack with the first snapshot is written: held items after it go out, then live. */
-  start(first: PaneSnapshot): void {
+  /** The ack with the first screen is written: held items after it go out, then live. */
+  start(first: PaneScreen): void {
     if (this.phase === 'closed') return;
     this.goLive(first.seq);
   }
@@ -97,18 +97,18 @@ export class PaneStream {
     this.owner.closed(this);
   }
 
-  private goLive(snapshotSeq: number): void {
+  private goLive(screenSeq: number): void {
     this.started = true;
     const held = this.held;
     this.held = [];
     this.heldBytes = 0;
     this.phase = 'live';
     if (this.heldOverflowed) {
-      // Output outran the snapshot: this consumer needs another (unless the pane is gone anyway).
+      // Output outran the screen: this consumer needs another (unless the pane is gone anyway).
       this.heldOverflowed = false;
       if (this.finalLine === undefined) return this.fallBehind();
     } else {
-      for (const item of held) if (item.seq > snapshotSeq) this.deliver(item.seq, item.line);
+      for (const item of held) if (item.seq > screenSeq) this.deliver(item.seq, item.line);
     }
     if (this.finalLine !== undefined) this.end(this.finalLine);
   }
@@ -121,19 +121,19 @@ export class PaneStream {
   private resync(): void {
     if (this.phase !== 'behind') return;
     this.phase = 'waiting';
-    this.owner.snapshot().then(
-      (snapshot) => {
+    this.owner.screen().then(
+      (screen) => {
         if (this.phase !== 'waiting') return;
         if (this.heldOverflowed) {
-          // Output outran the snapshot: take another.
+          // Output outran the screen: take another.
           this.heldOverflowed = false;
           this.held = [];
           this.heldBytes = 0;
           this.phase = 'behind';
           return this.resync();
         }
-        this.connection.sendRaw(this.owner.resyncLine(snapshot));
-        this.goLive(snapshot.seq);
+        this.connection.sendRaw(this.owner.resyncLine(screen));
+        this.goLive(screen.seq);
       },
       // The pane is gone: its exit is on its way and ends the stream.
       () => undefined,

@@ -5,7 +5,7 @@
  * streams are not known here, and their shards post no output at all.
  */
 import { paneStreamLine } from '../protocol/pane-stream.js';
-import type { PaneSnapshot } from '../protocol/thread.js';
+import type { PaneScreen } from '../protocol/thread.js';
 import type { Connection } from './connection.js';
 import { PaneStream } from './pane-stream.js';
 import { type PaneRef, paneRef } from './ids.js';
@@ -28,16 +28,15 @@ export class PaneStreams {
 
   /**
    * A new consumer of `pane`: the shard starts handing on the pane's output
-   * (until the stream closes) and answers with the first snapshot. Output
+   * (until the stream closes) and answers with its screen. Output
    * that arrives meanwhile is held by the stream until `start`.
    */
-  open(pane: PaneRecord, shard: ShardHandle, connection: Connection): { stream: PaneStream; first: Promise<PaneSnapshot> } {
+  open(pane: PaneRecord, shard: ShardHandle, connection: Connection): { stream: PaneStream; first: Promise<PaneScreen> } {
     const paneUid = pane.uid;
     this.ref(paneUid);
     const stream = new PaneStream(paneUid, connection, {
-      snapshot: () => shard.request('snapshot', { paneUid }),
-      resyncLine: (snapshot) =>
-        paneStreamLine('pane.resync', { ...this.ref(paneUid), cols: snapshot.cols, rows: snapshot.rows, snapshot: snapshot.snapshot }),
+      screen: () => shard.request('screen', { paneUid }),
+      resyncLine: (screen) => paneStreamLine('pane.resync', { ...this.ref(paneUid), cols: screen.cols, rows: screen.rows, snapshot: screen.redraw }),
       closed: (closed) => {
         const streams = this.byPane.get(paneUid);
         streams?.delete(closed);

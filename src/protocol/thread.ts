@@ -113,14 +113,15 @@ export interface MatcherParams extends ReadWindow {
 }
 
 /**
- * A pane's screen as escape sequences (screen-snapshot.ts), and where it sits
+ * A pane's screen as the escape sequences that redraw it (screen-redraw.ts; the wire
+ * calls them `snapshot`), and where it sits
  * in the pane's stream: it includes every paneOutput and paneResized with a
  * `seq` up to this one, and none after.
  */
-export interface PaneSnapshot {
+export interface PaneScreen {
   cols: number;
   rows: number;
-  snapshot: string;
+  redraw: string;
   seq: number;
 }
 
@@ -170,10 +171,10 @@ export interface ShardRequests {
    * chunk of its output and every resize is posted (paneOutput, paneResized)
    * until as many `streamClose` came.
    */
-  streamOpen: { params: { paneUid: number }; result: PaneSnapshot };
+  streamOpen: { params: { paneUid: number }; result: PaneScreen };
   streamClose: { params: { paneUid: number }; result: null };
   /** The screen now, for a stream that fell behind (its output kept flowing). */
-  snapshot: { params: { paneUid: number }; result: PaneSnapshot };
+  screen: { params: { paneUid: number }; result: PaneScreen };
   /**
    * The terminal state of every pane that changed since the last `persist`
    * (every pane with `all`): new full history blocks are appended to the

@@ -22,10 +22,10 @@
  *   know that plain lines would print as themselves (`printsPlainLines`), so
  *   lines that only scroll through can skip the emulator (output-parser.ts).
  *   Without them nothing skips; the output is parsed in full.
- * - What @xterm/addon-serialize leaves out of a screen snapshot
- *   (screen-snapshot.ts): the scroll margins, cursor visibility and the
+ * - What @xterm/addon-serialize leaves out of a screen's redraw
+ *   (screen-redraw.ts): the scroll margins, cursor visibility and the
  *   mouse's report encoding (`_core.buffer`, `_core.coreService`,
- *   `_core.coreMouseService`). Without them the snapshot lacks just those.
+ *   `_core.coreMouseService`). Without them the redraw lacks just those.
  */
 import xtermHeadless from '@xterm/headless';
 import type { IBufferLine, IMarker } from '@xterm/headless';

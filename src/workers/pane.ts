@@ -7,7 +7,7 @@ import * as pty from 'node-pty';
 import type { IBufferCell } from '@xterm/headless';
 import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
-import type { BlockRef, InputParams, PaneNotification, PaneSnapshot, PaneTerminalState, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
+import type { BlockRef, InputParams, PaneNotification, PaneScreen, PaneTerminalState, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
 import { KILL_GRACE_MS, hangUpPanes, killPanes } from '../os/pane-processes.js';
 import type { Emulator } from './emulator.js';
 import { History } from './history.js';
@@ -18,7 +18,7 @@ import { createParsing } from './parsing.js';
 import { PtyInput } from './pty-input.js';
 import { readTailAtEnd } from './pty-tail.js';
 import type { ScrollbackCapture } from './scrollback-capture.js';
-import { serializeScreen } from './screen-snapshot.js';
+import { serializeScreen } from './screen-redraw.js';
 import type { RestoredRows } from './persistence/restore-rows.js';
 import { packScreen } from './persistence/screen-rows.js';
 import type { ProgramStatus } from './signals/program-status.js';
@@ -62,7 +62,7 @@ export class Pane {
   private closing = false;
   /** Open `pane.stream`s: output is handed on only while there are some, so panes nobody streams pay nothing. */
   private streams = 0;
-  /** The last stream item's number (snapshots say which items they include). */
+  /** The last stream item's number (screens say which items they include). */
   private streamSeq = 0;
   /** `revision` when the last session snapshot took this pane (-1: never): an unchanged pane is not taken again. */
   persistedRevision = -1;
@@ -144,16 +144,16 @@ export class Pane {
   }
 
   /** The screen now, everything read so far included, and where it sits in the stream. */
-  snapshot(): PaneSnapshot {
+  screen(): PaneScreen {
     this.catchUp();
-    return { cols: this.term.cols, rows: this.term.rows, snapshot: serializeScreen(this.term), seq: this.streamSeq };
+    return { cols: this.term.cols, rows: this.term.rows, redraw: serializeScreen(this.term), seq: this.streamSeq };
   }
 
-  /** A stream opens: its first snapshot; output and resizes are handed on from here. */
-  openStream(): PaneSnapshot {
-    const snapshot = this.snapshot();
+  /** A stream opens: its screen first; output and resizes are handed on from here. */
+  openStream(): PaneScreen {
+    const screen = this.screen();
     this.streams++;
-    return snapshot;
+    return screen;
   }
 
   closeStream(): void {

@@ -253,7 +253,7 @@ export class ShardRuntime {
       this.panes.get(params.paneUid)?.pane.closeStream();
       return null;
     },
-    snapshot: (params) => this.paneOf(params.paneUid).snapshot(),
+    screen: (params) => this.paneOf(params.paneUid).screen(),
     persist: ({ all }) => {
       const blockFile = this.blockFile;
       if (!blockFile) return { panes: [], blockFile: undefined, uncompressed: false };

@@ -13,19 +13,19 @@ export function registerStreamHandlers(router: Router, { registry, shards, strea
       const pane = registry.resolvePane(params.pane_id);
       const shard = shards.of(pane.workspace);
       const { stream, first } = streams.open(pane, shard, connection);
-      const snapshot = await first.catch((error: unknown) => {
+      const screen = await first.catch((error: unknown) => {
         stream.close();
         return shards.refused(pane, error, 'pane_not_found');
       });
       connection.streaming = true;
-      afterResponse(() => stream.start(snapshot));
+      afterResponse(() => stream.start(screen));
       return {
         type: 'stream_started',
         ...streams.ref(pane.uid),
         stable_id: paneIds(pane).stable_id,
-        cols: snapshot.cols,
-        rows: snapshot.rows,
-        snapshot: snapshot.snapshot,
+        cols: screen.cols,
+        rows: screen.rows,
+        snapshot: screen.redraw,
       };
     } catch (error) {
       afterResponse(() => connection.end());
