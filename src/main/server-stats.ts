@@ -60,7 +60,7 @@ export async function serverStats(from: StatsSources, connections: number): Prom
     shards,
     shard_deaths: from.shards.deaths,
     shard_restarts_pending: from.shards.restartsPending,
-    ...(last ? { last_shard_death: { shard_id: last.shardId, reason: last.reason, ms_ago: Date.now() - last.at } } : {}),
-    ...(snapshot ? { last_snapshot: { bytes: snapshot.bytes, write_ms: Math.round(snapshot.ms * 10) / 10, ms_ago: Date.now() - snapshot.at } } : {}),
+    ...(last ? { last_shard_death: { shard_id: last.shardId, reason: last.reason, ms_ago: Math.round(performance.now() - last.at) } } : {}),
+    ...(snapshot ? { last_snapshot: { bytes: snapshot.bytes, write_ms: Math.round(snapshot.ms * 10) / 10, ms_ago: Math.round(performance.now() - snapshot.at) } } : {}),
   };
 }

@@ -16,7 +16,7 @@ const MAX_RESTART_DELAY_MS = 60_000;
 export interface ShardDeath {
   shardId: number;
   reason: string;
-  /** Date.now() of the death. */
+  /** performance.now() of the death: its age is monotonic. */
   at: number;
 }
 
@@ -67,7 +67,8 @@ export class ShardPool {
   /** Forgets a dead shard and starts its replacement, at once or after the backoff. */
   replace(dead: ShardHandle, reason: string): void {
     this.shards.delete(dead.id);
-    const now = Date.now();
+    // Monotonic: the backoff window must not stretch when the wall clock steps back.
+    const now = performance.now();
     this.deaths++;
     this.lastDeath = { shardId: dead.id, reason, at: now };
     this.recentDeaths = [...this.recentDeaths.filter((at) => now - at < DEATH_WINDOW_MS), now];

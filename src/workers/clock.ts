@@ -4,6 +4,7 @@ export interface Timer {
 }
 
 export interface Clock {
+  /** Milliseconds on a monotonic scale of its own (not the epoch): for durations and deadlines only. */
   now(): number;
   /** Runs `task` after `ms`; a shard's timers never keep it alive. */
   after(ms: number, task: () => void): Timer;
@@ -12,7 +13,8 @@ export interface Clock {
 }
 
 export const realClock: Clock = {
-  now: () => Date.now(),
+  // Monotonic: a wall clock stepped back would hold every deadline back as long.
+  now: () => performance.now(),
   after(ms, task) {
     const timer = setTimeout(task, ms);
     timer.unref();

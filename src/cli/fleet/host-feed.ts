@@ -44,7 +44,8 @@ export class HostFeed {
   private retryMs = FIRST_RETRY_MS;
   private retry: NodeJS.Timeout | undefined;
   private reloadTimer: NodeJS.Timeout | undefined;
-  private lastReload = 0;
+  /** performance.now() of the last reload: the throttle must not stall when the wall clock steps back. */
+  private lastReload = -Infinity;
   private stopped = false;
 
   /** `host` undefined: the local server. */
@@ -92,6 +93,7 @@ export class HostFeed {
     for await (const line of subscription) {
       if (typeof line.seq === 'number') this.lastSeq = line.seq;
       this.listener.event?.(this, line);
+      // Epoch time: a row's `since` is the server's agent_state_since, shown as an age, never waited on.
       const effect = this.fleet.apply(line, Date.now());
       if (effect.changed) this.listener.changed(this);
       if (effect.reload) this.reloadSoon();
@@ -112,7 +114,7 @@ export class HostFeed {
   }
 
   private async reload(): Promise<void> {
-    this.lastReload = Date.now();
+    this.lastReload = performance.now();
     const [{ workspaces }, { panes }] = await Promise.all([this.client.workspace.list(), this.client.pane.list()]);
     this.fleet.load(workspaces, panes);
     this.listener.changed(this);
@@ -120,7 +122,7 @@ export class HostFeed {
 
   private reloadSoon(): void {
     if (this.reloadTimer) return;
-    const wait = Math.max(0, this.lastReload + RELOAD_MS - Date.now());
+    const wait = Math.max(0, this.lastReload + RELOAD_MS - performance.now());
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
       // A failed reload means the connection went: the subscription's end says so.

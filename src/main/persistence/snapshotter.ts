@@ -22,6 +22,7 @@ export interface SnapshotFigures {
   bytes: number;
   /** From asking the shards to the file renamed into place. */
   ms: number;
+  /** performance.now() when it was written, for its age (savedAt in the file is the wall-clock time). */
   at: number;
 }
 
@@ -92,7 +93,8 @@ export class Snapshotter {
     const data = encodeSession(session);
     await writeFileAtomically(this.paths.session, data);
     this.removeUnnamedBlockFiles(session, replies.map((reply) => reply.blockFile));
-    this.last = { bytes: data.length, ms: performance.now() - started, at: Date.now() };
+    const written = performance.now();
+    this.last = { bytes: data.length, ms: written - started, at: written };
   }
 
   private session(): Omit<SavedSession, 'format' | 'version'> {

@@ -63,7 +63,8 @@ export class PaneAgent {
   private readonly hooks = new HookAuthority();
   private status: HeldStatus | undefined;
   private reported: AgentPicture = { state: 'unknown' };
-  lastProcessCheck = 0;
+  /** Never yet: the clock's zero is the thread's start, not a time long past. */
+  lastProcessCheck = -Infinity;
 
   constructor(
     private readonly pid: number,
