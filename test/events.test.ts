@@ -101,15 +101,22 @@ describe('events.subscribe', () => {
       await stream.until((e) => e.length === 1, 'the match already on screen');
       await server.call('pane.send_input', { pane_id: paneId, text: 'echo MARK-2; echo other' });
       await server.call('pane.wait_for_output', { pane_id: paneId, source: 'visible', match: { type: 'regex', value: '^other' }, timeout_ms: 10_000 });
-      await sleep(300);
+      await sleep(300); // the quiet period; MARK-3 below is the positive control
       assert.equal(stream.events.length, 1, 'no second event while a match stays on screen');
-      await server.call('pane.send_input', { pane_id: paneId, text: 'clear' });
+      // A witness on the same pane that can only match the cleared screen: the shard looks at all of a
+      // pane's matchers at once, so when the witness fires, the MARK matcher has seen its match leave.
+      const witness = await subscribe(server, [
+        { type: 'pane.output_matched', pane_id: paneId, source: 'visible', match: { type: 'regex', value: '^CLEARED$' } },
+      ]);
+      await server.call('pane.send_input', { pane_id: paneId, text: 'clear; echo CLEARED' });
       await readUntil(server, paneId, (t) => !t.includes('MARK'), { source: 'visible' });
-      await sleep(200); // the shard sees the match leave the window
+      await witness.until((e) => e.length === 1, 'the shard to look at the cleared screen');
       await server.call('pane.send_input', { pane_id: paneId, text: 'echo MARK-3' });
-      const events = await stream.until((e) => e.length === 2, 'a new match after the clear');
-      assert.equal((events[1]?.data as { matched_line: string }).matched_line, 'MARK-3');
+      const events = await stream.until((e) => e.length >= 2, 'a new match after the clear');
+      // The first event after the quiet period is MARK-3's: nothing for MARK-2 came late.
+      assert.deepEqual(events.map((e) => (e.data as { matched_line: string }).matched_line), ['MARK-1', 'MARK-3']);
       stream.close();
+      witness.close();
     }));
 
   it('replays nothing from before the subscription, but `since` replays retained events', () =>
@@ -118,8 +125,13 @@ describe('events.subscribe', () => {
       const seqBefore = (await server.call('server.stats', {})).events_emitted;
       await newWorkspace(server);
       const fresh = await subscribe(server, LIFECYCLE.map((type) => ({ type })));
-      await sleep(200);
+      await sleep(200); // the quiet period; workspace 3 below is the positive control
       assert.deepEqual(fresh.events, []);
+      // What comes first after the quiet period is the new workspace: nothing from before was replayed late.
+      await newWorkspace(server);
+      const [first] = await fresh.until((e) => e.length >= 1, 'the new workspace on the fresh subscription');
+      assert.equal(first?.event, 'workspace_created');
+      assert.equal((first?.data as { workspace: { workspace_id: string } }).workspace.workspace_id, '3');
       const replayed = await subscribe(server, [{ type: 'workspace.created' }], { since: seqBefore });
       const [event] = await replayed.until((e) => e.length >= 1, 'the replayed event');
       assert.equal(event?.event, 'workspace_created');
@@ -152,8 +164,14 @@ describe('events.subscribe', () => {
       const every = await subscribe(server, [{ type: 'pane.agent_state_changed', initial: true }]);
       await every.until((e) => e.length === 1, 'every pane\'s initial state');
       const filtered = await subscribe(server, [{ type: 'pane.agent_state_changed', pane_id: paneId, state: 'idle', initial: true }]);
-      await sleep(200);
+      await sleep(200); // the quiet period; the idle report below is the positive control
       assert.deepEqual(filtered.events, [], 'a state the filter rejects is not reported');
+      // A state the filter takes is the first thing it reports: the unknown one did not come late.
+      await server.call('pane.report_agent', { pane_id: paneId, source: 'test', agent: 'claude', state: 'idle' });
+      const [idle] = await filtered.until((e) => e.length >= 1, 'the idle state');
+      assert.equal(idle?.event, 'pane.agent_state_changed');
+      assert.equal((idle?.data as { pane_id: string; state: string }).pane_id, paneId);
+      assert.equal((idle?.data as { state: string }).state, 'idle');
       for (const s of [one, every, filtered]) s.close();
     }));
 
@@ -175,11 +193,16 @@ describe('events.subscribe', () => {
       }
       const empty = await subscribe(server, []);
       assert.equal(empty.ack.result.type, 'subscription_started');
+      // Nothing can ever be routed to an empty list, so its control is a sibling subscribed after it:
+      // the hub hands each event to the empty one first, and the sibling must receive it.
+      const sibling = await subscribe(server, [{ type: 'workspace.created' }]);
       await newWorkspace(server);
-      await sleep(200);
+      await sibling.until((e) => e.length === 1, 'the sibling to receive workspace_created');
+      await sleep(200); // the quiet period, after the event certainly went out
       assert.deepEqual(empty.events, []);
       assert.equal(empty.closed, false);
       empty.close();
+      sibling.close();
     }));
 
   it('a subscriber that never reads is cut off with subscription_overflow; others are unaffected', () =>

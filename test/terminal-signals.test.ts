@@ -126,8 +126,12 @@ describe('terminal signals', () => {
     const events = await stream.until((e) => e.length >= 3, 'three finished commands');
     assert.deepEqual(events.map((e) => e.data), [1, 7, 0].map((code) => ({ pane_id: paneId, workspace_id: paneId.split('-')[0], exit_code: code })));
     assert.equal((await paneOf(paneId)).last_exit_code, 0);
-    await sleep(300);
+    await sleep(300); // the quiet period; the command below is the positive control
     assert.equal(stream.events.length, 3, 'the first prompt and the empty line reported nothing');
+    // The next command is the next event: nothing else was on its way.
+    await server.call('pane.send_input', { pane_id: paneId, text: 'sh -c "exit 4"' });
+    const after = await stream.until((e) => e.length >= 4, 'the command after the quiet period');
+    assert.deepEqual(after.slice(3).map((e) => e.data), [{ pane_id: paneId, workspace_id: paneId.split('-')[0], exit_code: 4 }]);
     stream.close();
   });
 
@@ -155,14 +159,16 @@ describe('terminal signals', () => {
     await all.until((e) => e.some((line) => (line.data as { body?: string }).body === 'from the other pane'), 'the other pane in the unfiltered stream');
     assert.equal(mine.events.length, 4);
 
-    await sleep(1100);
+    await sleep(1100); // the rate window (1 s) passes: the burst starts with a full allowance
     await send('bel 50');
-    await sleep(500);
+    await mine.until((e) => e.length >= 14, 'the first ten bells of the burst');
+    await sleep(1100); // the window passes again, and the quiet period: none of the other 40 comes late
     const bells = mine.events.slice(4);
     assert.equal(bells.length, 10, 'a burst of 50 bells is cut to 10');
-    await sleep(1100);
+    // The positive control: a bell after the window is the next event, alone.
     await send('bel');
-    await mine.until((e) => e.length === 15, 'a bell after the window passed');
+    const last = await mine.until((e) => e.length >= 15, 'a bell after the window passed');
+    assert.deepEqual(last.slice(14).map((e) => e.data), [{ pane_id: paneId, workspace_id: ws, kind: 'bell' }]);
     mine.close();
     all.close();
   });

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { HerdrError } from '../src/cli/client.js';
-import { type TestServer, eventually, herdrCli, newWorkspace, readUntil, sleep, startServer } from './helpers/server.js';
+import { type TestServer, eventually, herdrCli, newWorkspace, readUntil, startServer, statsUntil } from './helpers/server.js';
+
+/** One wait open on main and its matcher registered in the pane's shard: output from now on is new to it. */
+const oneWaitWatching = (server: TestServer) =>
+  statsUntil(server, (stats) => stats.waits === 1 && stats.matchers === 1, 'the wait and its matcher to be registered');
 
 const substring = (value: string) => ({ type: 'substring' as const, value });
 const regex = (value: string) => ({ type: 'regex' as const, value });
@@ -44,7 +48,8 @@ describe('pane.wait_for_output', () => {
     const present = await server.call('pane.wait_for_output', { pane_id: paneId, source: 'visible', match: substring('already-here'), timeout_ms: 0 });
     assert.equal(present.matched_line, 'already-here');
     const pending = server.call('pane.wait_for_output', { pane_id: paneId, source: 'visible', match: regex('^got \\w+$'), timeout_ms: 10_000 });
-    await sleep(100);
+    // Registered before the output comes, so it is the new-output path that answers.
+    await oneWaitWatching(server);
     await server.call('pane.send_input', { pane_id: paneId, text: 'it' });
     assert.equal((await pending).matched_line, 'got it');
   });
@@ -64,7 +69,8 @@ describe('pane.wait_for_output', () => {
       server.call('pane.wait_for_output', { pane_id: paneId, source: 'recent', match: substring('never') }),
       (error: HerdrError) => error.code === 'pane_not_found',
     );
-    await sleep(100);
+    // The pane must go while the wait is open, not before it was resolved.
+    await oneWaitWatching(server);
     await server.call('pane.close', { pane_id: paneId });
     await failed;
   });
@@ -91,7 +97,8 @@ describe('pane.wait_for_output', () => {
       const { paneId } = await newWorkspace(fresh);
       const { pane } = await fresh.call('pane.get', { pane_id: paneId });
       const pending = fresh.call('pane.wait_for_output', { pane_id: pane.stable_id, source: 'recent', match: substring('renumbered-ok'), timeout_ms: 10_000 });
-      await sleep(100);
+      // Bound to its pane before the ids renumber.
+      await oneWaitWatching(fresh);
       await fresh.call('workspace.close', { workspace_id: '1' });
       await fresh.call('pane.send_input', { pane_id: '1-1', text: 'echo renumbered-ok' });
       const result = await pending;
@@ -142,7 +149,8 @@ describe('events.wait', () => {
     try {
       await newWorkspace(server);
       const pending = server.call('events.wait', { match_event: { event: 'pane_created', workspace_id: '1' }, timeout_ms: 5000 });
-      await sleep(100);
+      // Listening before the events happen (registration and listening are one step on main).
+      await statsUntil(server, (stats) => stats.waits === 1, 'the events.wait to be registered');
       await newWorkspace(server); // a pane_created in workspace 2: filtered out
       await server.call('pane.split', { target_pane_id: '1-1', direction: 'down' });
       const { event } = await pending;

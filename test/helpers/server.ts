@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { HerdrError } from '../../src/cli/client.js';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
-import type { MethodInput } from '../../src/protocol/methods.js';
+import type { MethodInput, MethodResults } from '../../src/protocol/methods.js';
 import { eventually } from '../../harness/poll.js';
 import { HERDR_BIN, type LocalServer } from '../../harness/server.js';
 
@@ -65,6 +65,27 @@ export async function newWorkspace(
  */
 export function promptShown(server: TestServer, paneId: string): Promise<string> {
   return readUntil(server, paneId, (text) => /^[$#]( |$)/m.test(text), { source: 'visible' });
+}
+
+/**
+ * Polls `server.stats` until `predicate` holds, e.g. until a wait or a
+ * subscription is registered: a test that causes an event only after that
+ * cannot lose the race to a slow registration.
+ */
+export function statsUntil(
+  server: TestServer,
+  predicate: (stats: MethodResults['server.stats']) => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<MethodResults['server.stats']> {
+  return eventually(
+    async () => {
+      const stats = await server.call('server.stats', {});
+      return predicate(stats) ? stats : undefined;
+    },
+    what,
+    timeoutMs,
+  );
 }
 
 /** Reads a pane until `predicate` holds for its text. */
