@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ProtocolError } from '../src/protocol/errors.js';
 import { paneIds } from '../src/main/ids.js';
-import type { SplitDirection } from '../src/main/layout.js';
+import type { SplitDirection } from '../src/protocol/enums.js';
 import { type PaneFacts, type PaneRecord, Registry, type WorkspaceRecord } from '../src/main/registry.js';
 
 const facts = (): PaneFacts => ({
