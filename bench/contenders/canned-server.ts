@@ -6,7 +6,7 @@
  * `node canned-server.js SOCKET`; prints "ready" once listening.
  */
 import { createServer } from 'node:net';
-import { lineReader } from '../../src/cli/wire.js';
+import { lineReader } from '../../src/client/wire.js';
 
 const CANNED_RESULT = {
   type: 'pane_info',

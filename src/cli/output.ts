@@ -1,8 +1,8 @@
 /** How CLI commands send one request and report its outcome. */
 import { isErrorResponse } from '../protocol/envelope.js';
 import type { MethodInput, MethodName, MethodResults } from '../protocol/methods.js';
-import { request } from './client.js';
-import { type Dialer, dialerFor } from './transport.js';
+import { request } from '../client/client.js';
+import { type Dialer, dialerFor } from '../client/transport.js';
 import { EXIT } from './exit-codes.js';
 
 export interface SocketOption {

@@ -1,6 +1,6 @@
 /** `herdr pane attach` (docs/protocol.md §11): the command around src/cli/attach. */
 import type { Command } from 'commander';
-import { HerdrError } from '../client.js';
+import { HerdrError } from '../../client/client.js';
 import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
 import { EXIT } from '../exit-codes.js';
 import { type SocketOption, fail, targetOf } from '../output.js';

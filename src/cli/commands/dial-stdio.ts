@@ -10,7 +10,7 @@
 import { connect } from 'node:net';
 import type { Command } from 'commander';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
-import { connectError } from '../wire.js';
+import { connectError } from '../../client/wire.js';
 import { type SocketOption, fail } from '../output.js';
 
 export function addDialStdioCommand(program: Command): void {

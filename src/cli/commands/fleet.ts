@@ -4,7 +4,7 @@
  * each line tagged with its host and resumed with `since` after a drop.
  */
 import type { Command } from 'commander';
-import { HerdrClient } from '../client.js';
+import { HerdrClient } from '../../client/client.js';
 import { EXIT } from '../exit-codes.js';
 import { HostFeed } from '../fleet/host-feed.js';
 import { printJson } from '../output.js';

@@ -1,6 +1,6 @@
 /** `herdr wait output` and `herdr wait agent-state` (docs/protocol.md §11). */
 import type { Command } from 'commander';
-import { HerdrClient, HerdrError } from '../client.js';
+import { HerdrClient, HerdrError } from '../../client/client.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/enums.js';
 import { EXIT } from '../exit-codes.js';
 import { type SocketOption, fail, printJson, send, targetOf } from '../output.js';

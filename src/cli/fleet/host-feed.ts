@@ -8,8 +8,8 @@
  */
 import type { TypedEventLine } from '../../protocol/events.js';
 import { LIFECYCLE_KINDS, type SubscriptionSpec } from '../../protocol/methods.js';
-import { HerdrClient, HerdrError, type Subscription } from '../client.js';
-import type { Dialer } from '../transport.js';
+import { HerdrClient, HerdrError, type Subscription } from '../../client/client.js';
+import type { Dialer } from '../../client/transport.js';
 import { Fleet } from '../watch/fleet.js';
 
 export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [
