@@ -1,22 +1,5 @@
-/** What every client connection shares: line framing and the two kinds of failure. */
+/** What every client connection shares: newline-delimited JSON, both ways. */
 import type { Duplex } from 'node:stream';
-import type { ErrorResponse } from '../protocol/envelope.js';
-import type { ErrorCode } from '../protocol/errors.js';
-
-/** The server answered with an error. */
-export class HerdrError extends Error {
-  readonly code: ErrorCode;
-  constructor(readonly response: ErrorResponse) {
-    super(`${response.error.code}: ${response.error.message}`);
-    this.code = response.error.code;
-    this.name = 'HerdrError';
-  }
-}
-
-/** The server could not be reached or hung up without answering. */
-export class ConnectionError extends Error {
-  override name = 'ConnectionError';
-}
 
 /** Calls `onLine` with every non-empty line the socket delivers. */
 export function lineReader(socket: Duplex, onLine: (line: string) => void): void {
@@ -31,14 +14,6 @@ export function lineReader(socket: Duplex, onLine: (line: string) => void): void
       if (line.trim() !== '') onLine(line);
     }
   });
-}
-
-/** What a failed connect means to a user: no server at that path (the common case), or why not. */
-export function connectError(socketPath: string, error: NodeJS.ErrnoException): ConnectionError {
-  if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
-    return new ConnectionError(`no server at ${socketPath} (start one with: herdr server)`);
-  }
-  return new ConnectionError(`cannot reach the herdr server at ${socketPath}: ${error.message}`);
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { Command, Option } from 'commander';
 import { HerdrClient } from '../../client/client.js';
-import { fail } from '../output.js';
+import { fail } from '../failure.js';
 
 const SCRIPTS: Record<string, string> = {
   bash: `_herdr() {
