@@ -13,7 +13,7 @@
  */
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { HerdrClient, HerdrError } from '../src/cli/client.js';
+import { HerdrClient, HerdrError } from '../src/client/client.js';
 import type { AgentState } from '../src/protocol/objects.js';
 import { sleep } from '../harness/poll.js';
 import { REPO_ROOT, startServer } from '../harness/server.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HerdrConnection, call, request } from '../src/cli/client.js';
+import { HerdrConnection, call, request } from '../src/client/client.js';
 import type { ResponseEnvelope } from '../src/protocol/envelope.js';
 import type { MethodInput, MethodName, MethodResults } from '../src/protocol/methods.js';
 import { eventually, sleep } from './poll.js';

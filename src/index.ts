@@ -1,5 +1,5 @@
 /** The package's entry point: the client library (`import { HerdrClient } from 'herdr'`). */
-export { type AgentStateLine, ConnectionError, HerdrClient, type HerdrClientOptions, HerdrConnection, HerdrError, PaneOutputStream, Subscription } from './cli/client.js';
+export { type AgentStateLine, ConnectionError, HerdrClient, type HerdrClientOptions, HerdrConnection, HerdrError, PaneOutputStream, Subscription } from './client/client.js';
 export type { MethodInput, MethodName, MethodResults, SubscriptionSpec } from './protocol/methods.js';
 export type { TypedEventLine } from './protocol/events.js';
 export type { PaneStreamLine, PaneStreamStarted } from './protocol/pane-stream.js';

@@ -4,7 +4,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { HerdrError } from '../src/cli/client.js';
+import { HerdrError } from '../src/client/client.js';
 import { type TestServer, eventually, readUntil, startServer } from './helpers/server.js';
 
 describe('ids, focus and labels', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { HerdrError } from '../src/cli/client.js';
+import { HerdrError } from '../src/client/client.js';
 import { type TestServer, eventually, readUntil, startServer } from './helpers/server.js';
 
 const KEYLOGGER = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures', 'keylogger.js');

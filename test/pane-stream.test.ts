@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import xtermHeadless from '@xterm/headless';
-import { HerdrClient } from '../src/cli/client.js';
+import { HerdrClient } from '../src/client/client.js';
 import { type PaneStreamLine, type PaneStreamStarted, paneStreamLineSchema } from '../src/protocol/pane-stream.js';
 import { STREAM_OUTPUT_BACKLOG_BYTES } from '../src/main/pane-stream.js';
 import { type TestServer, eventually, newWorkspace, promptShown, sleep, startServer } from './helpers/server.js';

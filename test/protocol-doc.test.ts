@@ -15,7 +15,8 @@ import { HERDR_BIN, REPO_ROOT } from '../harness/server.js';
 import { ERROR_CODES } from '../src/protocol/errors.js';
 import { OVERFLOW_EVENT } from '../src/protocol/events.js';
 import { protocolJsonSchema } from '../src/protocol/json-schema.js';
-import { LIFECYCLE_KINDS, METHOD_PARAMS, WAITABLE_EVENTS, subscriptionSchema } from '../src/protocol/methods.js';
+import { LIFECYCLE_KINDS } from '../src/protocol/enums.js';
+import { METHOD_PARAMS, WAITABLE_EVENTS, subscriptionSchema } from '../src/protocol/methods.js';
 
 const doc = readFileSync(join(REPO_ROOT, 'docs', 'protocol.md'), 'utf8');
 const SCHEMA_FILE = join(REPO_ROOT, 'docs', 'protocol.schema.json');

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { HerdrClient } from '../src/cli/client.js';
+import { HerdrClient } from '../src/client/client.js';
 import { childrenNamed } from './helpers/proc.js';
 import { CliTerminal } from './helpers/terminal.js';
 import { type TestServer, HERDR_BIN, eventually, promptShown, startServer } from './helpers/server.js';

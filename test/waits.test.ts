@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { HerdrError } from '../src/cli/client.js';
+import { HerdrError } from '../src/client/client.js';
 import { type TestServer, eventually, herdrCli, newWorkspace, readUntil, startServer, statsUntil } from './helpers/server.js';
 
 /** One wait open on main and its matcher registered in the pane's shard: output from now on is new to it. */

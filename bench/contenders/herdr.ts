@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { HerdrClient, HerdrConnection, type PaneOutputStream, call } from '../../src/cli/client.js';
+import { HerdrClient, HerdrConnection, type PaneOutputStream, call } from '../../src/client/client.js';
 import { eventually } from '../../harness/poll.js';
 import { HERDR_BIN, type LocalServer, startServer } from '../../harness/server.js';
 import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';

@@ -11,7 +11,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { HerdrClient } from '../../src/cli/client.js';
+import { HerdrClient } from '../../src/client/client.js';
 import { withCannedServer } from '../contenders/canned-launcher.js';
 import { HerdrHost } from '../contenders/herdr.js';
 import { CLI_KINDS, type CliKind, type PaneHost } from '../contenders/host.js';

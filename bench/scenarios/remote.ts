@@ -6,8 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { HerdrClient } from '../../src/cli/client.js';
-import { sshArgv, sshDialer } from '../../src/cli/transport.js';
+import { HerdrClient } from '../../src/client/client.js';
+import { sshArgv, sshDialer } from '../../src/client/transport.js';
 import { sshdMissing, startSshd } from '../../harness/sshd.js';
 import { startServer } from '../../harness/server.js';
 import { percentile } from '../measure.js';

@@ -11,7 +11,8 @@ import { addWaitCommands } from './commands/wait.js';
 import { addWatchCommand } from './commands/watch.js';
 import { addWorkspaceCommands } from './commands/workspace.js';
 import { addExamples } from './examples.js';
-import { EXIT } from './exit-codes.js';
+import { exitCodeOf } from './exit-codes.js';
+import { exitWith } from './failure.js';
 
 const program = new Command('herdr')
   .description('control plane for fleets of terminal coding agents')
@@ -58,10 +59,7 @@ program.commands.forEach(addRemoteOptions);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) {
-    const clean = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
-    process.exit(clean ? EXIT.ok : EXIT.usage);
-  }
-  process.stderr.write(`herdr: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(EXIT.failure);
+  // commander has printed its own error (or the help) already.
+  if (error instanceof CommanderError) process.exit(exitCodeOf(error));
+  exitWith(error);
 }

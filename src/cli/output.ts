@@ -1,9 +1,10 @@
-/** How CLI commands send one request and report its outcome. */
-import { isErrorResponse } from '../protocol/envelope.js';
+/** How CLI commands send one request and print its outcome. */
+import type { SuccessResponse } from '../protocol/envelope.js';
 import type { MethodInput, MethodName, MethodResults } from '../protocol/methods.js';
-import { request } from './client.js';
-import { type Dialer, dialerFor } from './transport.js';
-import { EXIT } from './exit-codes.js';
+import { request } from '../client/client.js';
+import { successOrThrow } from '../client/errors.js';
+import { type Dialer, dialerFor } from '../client/transport.js';
+import { exitWith } from './failure.js';
 
 export interface SocketOption {
   socket?: string;
@@ -37,14 +38,9 @@ export function targetOf(options: SocketOption, params: Record<string, unknown> 
   });
 }
 
-export function fail(message: string): never {
-  process.stderr.write(`herdr: ${message}\n`);
-  process.exit(EXIT.failure);
-}
-
 /**
- * Sends `method` with the CLI's request id `cli:<group>:<command>`. An error
- * response is printed whole on stderr (exit 1); a success goes to `print`.
+ * Sends `method` with the CLI's request id `cli:<group>:<command>`. A success
+ * goes to `print` as the server wrote it; a failure ends the command (exitWith).
  */
 export async function send<M extends MethodName>(
   id: string,
@@ -53,18 +49,15 @@ export async function send<M extends MethodName>(
   options: SocketOption,
   print: (response: { id: string; result: MethodResults[M] }) => void = printJson,
 ): Promise<void> {
-  let response;
+  let response: SuccessResponse;
   try {
     const target = { ...(params as Record<string, unknown>) };
     const dialer = targetOf(options, target);
-    response = await request(method, target, { id, dialer });
+    response = successOrThrow(await request(method, target, { id, dialer }));
   } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
+    exitWith(error);
   }
-  if (isErrorResponse(response)) {
-    process.stderr.write(`${JSON.stringify(response)}\n`);
-    process.exit(EXIT.failure);
-  }
+  // Printed as it came, not checked against the result schema: the CLI passes answers on.
   print(response as { id: string; result: MethodResults[M] });
 }
 

@@ -3,7 +3,7 @@
  * server's router, the client library and the CLI all take their types from here.
  */
 import { z } from 'zod';
-import { SPLIT_DIRECTIONS } from './enums.js';
+import { LIFECYCLE_KINDS, SPLIT_DIRECTIONS } from './enums.js';
 import { optional } from './optional.js';
 import { eventLineSchema } from './events.js';
 import { AGENT_STATES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
@@ -42,18 +42,6 @@ const spawnOptions = {
 const empty = z.object({});
 
 const timeoutMs = optional(z.number().int().min(0));
-
-export const LIFECYCLE_KINDS = [
-  'workspace.created',
-  'workspace.closed',
-  'workspace.focused',
-  'pane.created',
-  'pane.closed',
-  'pane.focused',
-  'pane.exited',
-  'pane.agent_detected',
-] as const;
-export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
 
 /** The two kinds of docs/protocol.md §10.5–10.6 take an optional pane; without it they watch every pane. */
 const anyPane = { pane_id: optional(paneId) };

@@ -1,6 +1,6 @@
 /** A raw stream client (`events.subscribe`, `pane.stream`): one request on its own connection, every line collected. */
 import { type Socket, connect } from 'node:net';
-import { lineReader } from '../../src/cli/client.js';
+import { lineReader } from '../../src/client/client.js';
 import type { EventLine } from '../../src/protocol/events.js';
 import { eventually } from './server.js';
 

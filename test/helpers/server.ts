@@ -3,7 +3,7 @@
  * server): raw exchanges, workspaces, reads until a condition, the CLI.
  */
 import { execFile } from 'node:child_process';
-import { HerdrError } from '../../src/cli/client.js';
+import { HerdrError } from '../../src/client/client.js';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import type { MethodInput, MethodResults } from '../../src/protocol/methods.js';

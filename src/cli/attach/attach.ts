@@ -7,9 +7,9 @@
  * when other panes close, and keys must not land in another pane.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { HerdrConnection } from '../client.js';
-import { PaneOutputStream } from '../pane-output-stream.js';
-import type { Dialer } from '../transport.js';
+import { HerdrConnection } from '../../client/client.js';
+import { PaneOutputStream } from '../../client/pane-output-stream.js';
+import type { Dialer } from '../../client/transport.js';
 import { AttachedScreen } from './attached-screen.js';
 
 /** Ctrl-\, as tmux's and docker's detach keys are control keys a program rarely wants. */

@@ -1,9 +1,9 @@
 /** `herdr pane attach` (docs/protocol.md §11): the command around src/cli/attach. */
 import type { Command } from 'commander';
-import { HerdrError } from '../client.js';
 import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
 import { EXIT } from '../exit-codes.js';
-import { type SocketOption, fail, targetOf } from '../output.js';
+import { exitWith } from '../failure.js';
+import { type SocketOption, targetOf } from '../output.js';
 import { keyName } from './parse.js';
 
 interface AttachFlags extends SocketOption {
@@ -36,7 +36,7 @@ export function addAttachCommand(pane: Command): void {
           output: process.stdout,
         });
       } catch (error) {
-        fail(error instanceof HerdrError ? error.response.error.message : error instanceof Error ? error.message : String(error));
+        exitWith(error, 'message');
       }
       if (end.reason === 'exited') process.exit(end.exitCode ?? EXIT.failure);
       process.exit(end.reason === 'detached' ? EXIT.ok : EXIT.failure);

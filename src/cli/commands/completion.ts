@@ -6,8 +6,8 @@
  * or live workspace and pane ids from the server (nothing when none runs).
  */
 import type { Command, Option } from 'commander';
-import { HerdrClient } from '../client.js';
-import { fail } from '../output.js';
+import { HerdrClient } from '../../client/client.js';
+import { fail } from '../failure.js';
 
 const SCRIPTS: Record<string, string> = {
   bash: `_herdr() {

@@ -10,8 +10,9 @@
 import { connect } from 'node:net';
 import type { Command } from 'commander';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
-import { connectError } from '../wire.js';
-import { type SocketOption, fail } from '../output.js';
+import { connectError } from '../../client/errors.js';
+import { exitWith } from '../failure.js';
+import type { SocketOption } from '../output.js';
 
 export function addDialStdioCommand(program: Command): void {
   program
@@ -21,7 +22,7 @@ export function addDialStdioCommand(program: Command): void {
     .action((flags: SocketOption) => {
       const socketPath = flags.socket ?? resolveSocketPath();
       const socket = connect(socketPath);
-      socket.once('error', (error: NodeJS.ErrnoException) => fail(connectError(socketPath, error).message));
+      socket.once('error', (error: NodeJS.ErrnoException) => exitWith(connectError(socketPath, error)));
       socket.once('connect', () => {
         socket.removeAllListeners('error');
         // Requests go on after stdin ends (a half-close): their answers still come back.

@@ -1,6 +1,6 @@
 /** The servers of a fleet command (`herdr watch`, `herdr fleet …`): the local one and every `--host`. */
 import type { Command } from 'commander';
-import { type Dialer, dialerFor } from '../transport.js';
+import { type Dialer, dialerFor } from '../../client/transport.js';
 
 export interface FleetFlags {
   socket?: string;

@@ -4,8 +4,9 @@
  * each line tagged with its host and resumed with `since` after a drop.
  */
 import type { Command } from 'commander';
-import { HerdrClient } from '../client.js';
-import { EXIT } from '../exit-codes.js';
+import { HerdrClient } from '../../client/client.js';
+import { EXIT, exitCodeOf } from '../exit-codes.js';
+import { messageOf } from '../failure.js';
 import { HostFeed } from '../fleet/host-feed.js';
 import { printJson } from '../output.js';
 import { Fleet, compareRows } from '../watch/fleet.js';
@@ -23,15 +24,15 @@ export async function printFleetTable(targets: FleetTarget[], hosts: boolean): P
         fleet.load(workspaces, panes);
         return { rows: fleet.rows() };
       } catch (error) {
-        return { error: `${target.host ?? 'local server'}: unreachable (${error instanceof Error ? error.message : String(error)})` };
+        return { failure: { host: target.host, error } };
       }
     }),
   );
   const rows = results.flatMap((result) => result.rows ?? []).sort(compareRows);
   process.stdout.write(plainTable(rows, Date.now(), process.env.HOME ?? '', hosts));
-  const failures = results.flatMap((result) => (result.error ? [result.error] : []));
-  for (const failure of failures) process.stderr.write(`herdr: ${failure}\n`);
-  return failures.length > 0 ? EXIT.failure : EXIT.ok;
+  const failures = results.flatMap((result) => (result.failure ? [result.failure] : []));
+  for (const { host, error } of failures) process.stderr.write(`herdr: ${host ?? 'local server'}: unreachable (${messageOf(error)})\n`);
+  return Math.max(EXIT.ok, ...failures.map(({ error }) => exitCodeOf(error)));
 }
 
 export function addFleetCommands(program: Command): void {

@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import type { HerdrServer } from '../../main/server.js';
 import { resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
-import { type SocketOption, fail, send } from '../output.js';
+import { exitWith } from '../failure.js';
+import { type SocketOption, send } from '../output.js';
 import { niceValue, positiveInt } from './parse.js';
 
 interface ServerFlags extends SocketOption {
@@ -79,7 +80,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
     });
   } catch (error) {
     // A socket path that is not ours, a state directory that cannot be made: one line, exit 1.
-    if (error instanceof StartupError || (error as NodeJS.ErrnoException).code !== undefined) fail((error as Error).message);
+    if (error instanceof StartupError || (error as NodeJS.ErrnoException).code !== undefined) exitWith(error);
     throw error;
   }
   // A bug on the main thread is logged; the other agents' panes must not end with it.

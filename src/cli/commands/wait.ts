@@ -1,9 +1,10 @@
 /** `herdr wait output` and `herdr wait agent-state` (docs/protocol.md §11). */
 import type { Command } from 'commander';
-import { HerdrClient, HerdrError } from '../client.js';
+import { HerdrClient } from '../../client/client.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/enums.js';
 import { EXIT } from '../exit-codes.js';
-import { type SocketOption, fail, printJson, send, targetOf } from '../output.js';
+import { exitWith, fail } from '../failure.js';
+import { type SocketOption, printJson, send, targetOf } from '../output.js';
 import { nonNegativeInt, oneOf } from './parse.js';
 
 interface OutputFlags extends SocketOption {
@@ -61,11 +62,7 @@ async function waitAgentState(id: string, flags: SocketOption & { state: AgentSt
     printJson(await client.waitForAgentState(target.pane_id, flags.state, { id: 'cli:wait:agent-state' }));
     process.exit(EXIT.ok);
   } catch (error) {
-    // Without a deadline of its own the helper rejects with HerdrError only for the server's answer.
-    if (error instanceof HerdrError) {
-      process.stderr.write(`${JSON.stringify(error.response)}\n`);
-      process.exit(EXIT.failure);
-    }
-    fail(error instanceof Error ? error.message : String(error));
+    // The deadline is the timer above, not the helper's: a HerdrError here is the server's answer, printed whole.
+    exitWith(error);
   }
 }

@@ -1,6 +1,6 @@
 /** `herdr watch [--once] [--host H]… [--no-local]` (docs/protocol.md §11.2, docs/remote.md). */
 import type { Command } from 'commander';
-import { fail } from '../output.js';
+import { exitWith } from '../failure.js';
 import { WatchView } from '../watch/watch-view.js';
 import { type FleetFlags, fleetOptions, fleetTargets } from './fleet-targets.js';
 import { printFleetTable } from './fleet.js';
@@ -19,7 +19,7 @@ export function addWatchCommand(program: Command): void {
       }
       process.exit(await new WatchView({ targets, input: process.stdin, output: process.stdout }).run());
     } catch (error) {
-      fail(error instanceof Error ? error.message : String(error));
+      exitWith(error);
     }
   });
 }

@@ -7,9 +7,10 @@
  * (1 s, doubling to 30 s). Feeds do not wait on each other.
  */
 import type { TypedEventLine } from '../../protocol/events.js';
-import { LIFECYCLE_KINDS, type SubscriptionSpec } from '../../protocol/methods.js';
-import { HerdrClient, HerdrError, type Subscription } from '../client.js';
-import type { Dialer } from '../transport.js';
+import { LIFECYCLE_KINDS } from '../../protocol/enums.js';
+import type { SubscriptionSpec } from '../../protocol/methods.js';
+import { HerdrClient, HerdrError, type Subscription } from '../../client/client.js';
+import type { Dialer } from '../../client/transport.js';
 import { Fleet } from '../watch/fleet.js';
 
 export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [

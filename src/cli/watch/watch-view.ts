@@ -10,7 +10,7 @@
 import { resolveKey } from '../../protocol/keys.js';
 import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
 import { HostFeed } from '../fleet/host-feed.js';
-import type { Dialer } from '../transport.js';
+import type { Dialer } from '../../client/transport.js';
 import { type FleetRow, compareRows, stateCounts } from './fleet.js';
 import { header, line, rowCells, widths } from './table.js';
 import { clip } from '../../protocol/text.js';

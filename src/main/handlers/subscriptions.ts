@@ -1,7 +1,8 @@
 /** `events.subscribe` (docs/protocol.md §9) and `events.wait` (EXT). */
 import { ProtocolError } from '../../protocol/errors.js';
 import type { EventLine, TypedEventLine } from '../../protocol/events.js';
-import { LIFECYCLE_KINDS, type LifecycleKind, type CheckedSubscriptionSpec, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
+import { LIFECYCLE_KINDS, type LifecycleKind } from '../../protocol/enums.js';
+import { type CheckedSubscriptionSpec, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
 import type { AgentState } from '../../protocol/objects.js';
 import { EventStream } from '../event-stream.js';
 import { readWindow } from '../../protocol/read-window.js';

@@ -10,7 +10,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { Duplex } from 'node:stream';
 import { resolveSocketPath } from '../protocol/socket-path.js';
-import { ConnectionError, connectError } from './wire.js';
+import { ConnectionError, connectError } from './errors.js';
 
 /** The ssh client and its flags when `--ssh-command` does not say otherwise. */
 export const DEFAULT_SSH_COMMAND = ['ssh', '-T'];

@@ -8,16 +8,18 @@
  * - `HerdrClient`: the library's front: either of the above, and subscriptions.
  */
 import type { Duplex } from 'node:stream';
-import { type ResponseEnvelope, isErrorResponse } from '../protocol/envelope.js';
+import type { ResponseEnvelope } from '../protocol/envelope.js';
 import type { TypedEventLine } from '../protocol/events.js';
 import type { MethodInput, MethodName, MethodResults, SubscriptionSpec } from '../protocol/methods.js';
 import type { AgentState } from '../protocol/objects.js';
 import { resolveSocketPath } from '../protocol/socket-path.js';
+import { resultOf } from './answer-check.js';
+import { ConnectionError, HerdrError, closedUnanswered, connectionFailure } from './errors.js';
 import { type MethodGroup, methodGroup } from './method-groups.js';
 import { PaneOutputStream } from './pane-output-stream.js';
 import { Subscription } from './subscription.js';
 import { type Dialer, type TargetOptions, asDialer, dialerFor } from './transport.js';
-import { ConnectionError, HerdrError, jsonLine, lineReader } from './wire.js';
+import { jsonLine, lineReader } from './wire.js';
 
 export { ConnectionError, HerdrError, lineReader, PaneOutputStream, Subscription };
 
@@ -46,18 +48,17 @@ export async function request(method: string, params: object, options: RequestOp
         reject(new ConnectionError(`${dialer.where} sent a line that is not JSON: ${line.slice(0, 200)}`));
       }
     });
-    link.on('error', (error) => reject(error instanceof ConnectionError ? error : new ConnectionError(`${dialer.where}: ${error.message}`)));
+    link.on('error', (error) => reject(connectionFailure(dialer.where, error)));
     link.on('close', () => {
-      if (!answered) reject(new ConnectionError(`${dialer.where} closed the connection without answering`));
+      if (!answered) reject(closedUnanswered(dialer.where));
     });
   });
 }
 
-/** One request on its own connection; resolves with the result or throws HerdrError. */
+/** One request on its own connection; resolves with the result, or throws HerdrError (the server said no) or ConnectionError. */
 export async function call<M extends MethodName>(method: M, params: MethodInput<M>, options: RequestOptions = {}): Promise<MethodResults[M]> {
-  const response = await request(method, params, options);
-  if (isErrorResponse(response)) throw new HerdrError(response);
-  return response.result as MethodResults[M];
+  const dialer = options.dialer ?? dialerFor(options);
+  return resultOf(method, await request(method, params, { ...options, dialer }), dialer.where);
 }
 
 /** A keep-alive connection: many requests, in flight at once, answered by id. */
@@ -72,7 +73,7 @@ export class HerdrConnection {
     private readonly where: string,
   ) {
     lineReader(socket, (line) => this.receive(line));
-    socket.on('error', (error) => this.fail(error instanceof ConnectionError ? error : new ConnectionError(`${where}: ${error.message}`)));
+    socket.on('error', (error) => this.fail(connectionFailure(where, error)));
     socket.on('close', () => this.fail(new ConnectionError(`${where} closed the connection`)));
   }
 
@@ -93,9 +94,7 @@ export class HerdrConnection {
   }
 
   async call<M extends MethodName>(method: M, params: MethodInput<M>): Promise<MethodResults[M]> {
-    const response = await this.request(method, params);
-    if (isErrorResponse(response)) throw new HerdrError(response);
-    return response.result as MethodResults[M];
+    return resultOf(method, await this.request(method, params), this.where);
   }
 
   close(): void {

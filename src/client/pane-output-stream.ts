@@ -1,6 +1,6 @@
 /** `pane.stream` on a connection of its own: the pane's screen, then its output, resizes, resyncs and exit. */
 import type { PaneStreamLine, PaneStreamStarted } from '../protocol/pane-stream.js';
-import { ServerStream } from './server-stream.js';
+import { ServerStream, type StreamRequest } from './server-stream.js';
 import { type Dialer, asDialer } from './transport.js';
 
 export class PaneOutputStream extends ServerStream<PaneStreamLine> {
@@ -8,9 +8,9 @@ export class PaneOutputStream extends ServerStream<PaneStreamLine> {
   started!: PaneStreamStarted;
 
   static async open(target: string | Dialer, paneId: string, options: { id?: string } = {}): Promise<PaneOutputStream> {
-    const request = { id: options.id ?? 'stream', method: 'pane.stream', params: { pane_id: paneId } };
-    const { stream, ack } = await ServerStream.connect<PaneStreamLine, PaneOutputStream>(asDialer(target), request, (socket) => new PaneOutputStream(socket));
-    stream.started = ack as PaneStreamStarted;
+    const request: StreamRequest<'pane.stream'> = { id: options.id ?? 'stream', method: 'pane.stream', params: { pane_id: paneId } };
+    const { stream, ack } = await ServerStream.connect<'pane.stream', PaneStreamLine, PaneOutputStream>(asDialer(target), request, (socket) => new PaneOutputStream(socket));
+    stream.started = ack;
     return stream;
   }
 }

@@ -7,16 +7,22 @@
  * pane streams).
  */
 import type { Duplex } from 'node:stream';
-import { type ResponseEnvelope, isErrorResponse } from '../protocol/envelope.js';
+import type { ResponseEnvelope } from '../protocol/envelope.js';
+import type { MethodResults } from '../protocol/methods.js';
+import { resultOf } from './answer-check.js';
+import { ConnectionError, closedUnanswered, connectionFailure } from './errors.js';
 import type { Dialer } from './transport.js';
-import { ConnectionError, HerdrError, lineReader } from './wire.js';
+import { lineReader } from './wire.js';
 
 /** Lines held for a slow consumer before the socket stops being read. */
 const MAX_QUEUED = 10_000;
 
-export interface StreamRequest {
+/** The methods whose connection stays open after the answer. */
+export type StreamMethod = 'events.subscribe' | 'pane.stream';
+
+export interface StreamRequest<M extends StreamMethod> {
   id: string;
-  method: string;
+  method: M;
   params: object;
 }
 
@@ -28,11 +34,11 @@ export class ServerStream<Line> implements AsyncIterableIterator<Line> {
   protected constructor(private readonly socket: Duplex) {}
 
   /** Sends the request; resolves with the stream once the ack came (its result alongside), or rejects with HerdrError or ConnectionError. */
-  protected static async connect<L, S extends ServerStream<L>>(
+  protected static async connect<M extends StreamMethod, L, S extends ServerStream<L>>(
     dialer: Dialer,
-    request: StreamRequest,
+    request: StreamRequest<M>,
     create: (socket: Duplex) => S,
-  ): Promise<{ stream: S; ack: unknown }> {
+  ): Promise<{ stream: S; ack: MethodResults[M] }> {
     const socket = await dialer.dial();
     return new Promise((resolve, reject) => {
       const stream = create(socket);
@@ -48,17 +54,20 @@ export class ServerStream<Line> implements AsyncIterableIterator<Line> {
         }
         if (acknowledged) return stream.push(message);
         acknowledged = true;
-        const response = message as ResponseEnvelope;
-        if (isErrorResponse(response)) {
-          socket.destroy();
-          reject(new HerdrError(response));
-        } else resolve({ stream, ack: response.result });
+        // Lines that come while the ack is checked wait in the stream's queue.
+        resultOf(request.method, message as ResponseEnvelope, dialer.where).then(
+          (ack) => resolve({ stream, ack }),
+          (error: unknown) => {
+            socket.destroy();
+            reject(error);
+          },
+        );
       });
       socket.on('error', (error) => {
-        if (!acknowledged) reject(error instanceof ConnectionError ? error : new ConnectionError(`${dialer.where}: ${error.message}`));
+        if (!acknowledged) reject(connectionFailure(dialer.where, error));
       });
       socket.on('close', () => {
-        if (!acknowledged) reject(new ConnectionError(`${dialer.where} closed the connection without answering`));
+        if (!acknowledged) reject(closedUnanswered(dialer.where));
         stream.end();
       });
     });

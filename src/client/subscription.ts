@@ -11,7 +11,7 @@ export class Subscription extends ServerStream<TypedEventLine> {
   static async open(target: string | Dialer, subscriptions: SubscriptionSpec[], options: { since?: number; id?: string } = {}): Promise<Subscription> {
     const { since, id = 'subscribe' } = options;
     const params = since === undefined ? { subscriptions } : { subscriptions, since };
-    const { stream } = await ServerStream.connect<TypedEventLine, Subscription>(asDialer(target), { id, method: 'events.subscribe', params }, (socket) => new Subscription(socket));
+    const { stream } = await ServerStream.connect<'events.subscribe', TypedEventLine, Subscription>(asDialer(target), { id, method: 'events.subscribe', params }, (socket) => new Subscription(socket));
     return stream;
   }
 
