@@ -1,5 +1,5 @@
 /**
- * The socket's methods (docs/protocol.md §5, §5.1), one entry each in `METHODS`. The
+ * The socket's methods (docs/protocol.md §5), one entry each in `METHODS`. The
  * server's router, the client library and the CLI all take their types from here.
  */
 import { z } from 'zod';
@@ -111,7 +111,7 @@ interface MethodEntry {
 }
 
 /**
- * One entry per socket method (docs/protocol.md §5, §5.1): its params (validated at the
+ * One entry per socket method (docs/protocol.md §5): its params (validated at the
  * server's edge), its result as the server answers it, and whether it changes what a
  * session snapshot keeps (the server then asks for a snapshot round).
  */

@@ -1,5 +1,5 @@
 /**
- * A pane's read window (docs/protocol.md §5.1, §6): which text (`visible` or
+ * A pane's read window (docs/protocol.md §5, §6): which text (`visible` or
  * `recent`), how many lines, with or without escapes; and the pattern waits
  * and subscriptions look for in it. `pane.read`, `pane.wait_for_output` and
  * `pane.output_matched` take the same fields; the shard reads the window

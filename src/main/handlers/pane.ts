@@ -1,4 +1,4 @@
-/** `pane.*` methods (docs/protocol.md §5, §5.1). Info comes from the registry's cache; text and input go to the shard. */
+/** `pane.*` methods (docs/protocol.md §5). Info comes from the registry's cache; text and input go to the shard. */
 import { readWindow } from '../../protocol/read-window.js';
 import type { PaneOperations } from '../operations/panes.js';
 import type { Registry } from '../registry.js';

@@ -1,5 +1,5 @@
 /**
- * What `pane.*` requests do (docs/protocol.md §5, §5.1) and the hook reports
+ * What `pane.*` requests do (docs/protocol.md §5) and the hook reports
  * (§10.5): text, input and sizes go to the pane's shard; splits and closes
  * change the registry and add their events to the request's batch.
  */
