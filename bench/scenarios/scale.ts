@@ -12,6 +12,7 @@ import { HISTORY_ROWS } from '../contenders/tmux.js';
 import { fit } from '../corpus/cells.js';
 import { Prng } from '../corpus/prng.js';
 import { words } from '../corpus/vocabulary.js';
+import { DEFAULT_RECLAIM_AFTER_MS } from '../../src/protocol/thread.js';
 import type { BenchEnvironment } from '../environment.js';
 import { MB, median } from '../measure.js';
 import { boundTarget, measured, ratioTarget, type ScenarioResult } from '../report/results.js';
@@ -39,8 +40,8 @@ function historyFill(environment: BenchEnvironment): string {
   return `cat ${environment.textFile('history-fill.txt', `${lines.join('\n')}\n`)}`;
 }
 
-async function settledRss(context: BenchContext, host: PaneHost): Promise<number> {
-  await sleep(sized(context, { smoke: 300, quick: QUICK_SETTLE_MS, full: SETTLE_MS }));
+async function settledRss(context: BenchContext, host: PaneHost, after = 0): Promise<number> {
+  await sleep(after + sized(context, { smoke: 300, quick: QUICK_SETTLE_MS, full: SETTLE_MS }));
   return host.rssBytes();
 }
 
@@ -72,7 +73,8 @@ export async function scaleScenario(context: BenchContext): Promise<ScenarioResu
 
         await host.typeLine(panes.slice(0, filled), historyFill(context.environment));
         await host.untilLine(panes.slice(0, filled), FILL_LAST, 600_000);
-        const full = await settledRss(context, host);
+        // herdr gives a full history's memory back once its shard has been quiet this long.
+        const full = await settledRss(context, host, host instanceof HerdrHost && context.mode !== 'smoke' ? DEFAULT_RECLAIM_AFTER_MS : 0);
         const added = (full - idle) / filled / MB;
         context.progress(`scale: ${host.name.padEnd(8)} RSS ${(idlePerPane + added).toFixed(2)} MB per pane with ${HISTORY_ROWS} rows`);
 
@@ -95,7 +97,7 @@ export async function scaleScenario(context: BenchContext): Promise<ScenarioResu
   return {
     id: 'scale',
     title: `Scale: creating ${burst} panes, memory, listing up to ${listAt.at(-1)}`,
-    method: `A burst of ${burst} panes as a script makes it (herdr: workspace.create, ${burst} requests with 64 in flight on one connection; tmux: new-window, chained in client invocations), timed until every one is answered. Server RSS over the settled empty server ${AFTER_CREATION_MS / 1000} s after every prompt showed, then with ${filled} of the panes holding ${HISTORY_ROWS} rows of up to 120 columns of numbered words (settled ${sized(context, { smoke: 0.3, quick: QUICK_SETTLE_MS / 1000, full: SETTLE_MS / 1000 })} s; tmux: history-limit ${HISTORY_ROWS}); the full-pane figure is the idle cost plus what the history added. List latency is the median of ${listSamples} (herdr pane.list on one connection; tmux list-panes -a, a client invocation).`,
+    method: `A burst of ${burst} panes as a script makes it (herdr: workspace.create, ${burst} requests with 64 in flight on one connection; tmux: new-window, chained in client invocations), timed until every one is answered. Server RSS over the settled empty server ${AFTER_CREATION_MS / 1000} s after every prompt showed, then with ${filled} of the panes holding ${HISTORY_ROWS} rows of up to 120 columns of numbered words (settled ${sized(context, { smoke: 0.3, quick: QUICK_SETTLE_MS / 1000, full: SETTLE_MS / 1000 })} s, herdr after its ${DEFAULT_RECLAIM_AFTER_MS / 1000} s quiet time first; tmux: history-limit ${HISTORY_ROWS}); the full-pane figure is the idle cost plus what the history added. List latency is the median of ${listSamples} (herdr pane.list on one connection; tmux list-panes -a, a client invocation).`,
     metrics: [
       idle,
       full,

@@ -50,6 +50,8 @@ export interface ShardSettings {
   debugFaults: boolean;
   /** Shard threads' nice value, inherited by their pane processes (0: unchanged). */
   nice: number;
+  /** How long a shard prints nothing before it seals its history and gives memory back. */
+  reclaimAfterMs: number;
   /** Where shards keep their panes' history blocks; undefined when the server keeps no state. */
   blocksDir: string | undefined;
 }
@@ -82,7 +84,7 @@ export class ShardHandle {
     private readonly listener: ShardListener,
     private readonly settings: ShardSettings,
   ) {
-    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '', debugFaults: settings.debugFaults, blocksDir: settings.blocksDir, nice: settings.nice };
+    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '', debugFaults: settings.debugFaults, blocksDir: settings.blocksDir, nice: settings.nice, reclaimAfterMs: settings.reclaimAfterMs };
     this.worker = new Worker(SHARD_SCRIPT, {
       workerData: init,
       name: `shard-${id}`,

@@ -10,6 +10,9 @@ import type { ResolvedKey } from './keys.js';
 import type { AgentSession, AgentSource, AgentState, NotificationKind } from './objects.js';
 import type { MatchSpec, ReadWindow } from './read-window.js';
 
+/** A shard that printed nothing this long seals its history and gives memory back (`herdr server --reclaim-after`). */
+export const DEFAULT_RECLAIM_AFTER_MS = 30_000;
+
 export interface ShardInit {
   shardId: number;
   /** Where this shard appends its panes' history blocks (docs/persistence.md); undefined: nothing is kept. */
@@ -20,6 +23,8 @@ export interface ShardInit {
   debugFaults: boolean;
   /** The shard thread's nice value (0: unchanged); its pane processes inherit it (workers/thread-priority.ts). */
   nice: number;
+  /** How long a shard prints nothing before it gives memory back (workers/quiet-time.ts; DEFAULT_RECLAIM_AFTER_MS). */
+  reclaimAfterMs: number;
 }
 
 /**

@@ -15,8 +15,6 @@ import { trimMalloc } from '../os/malloc-tuning.js';
 const BYTES_BEFORE_QUIET_WORK = 32 * 1024;
 /** …a full GC only after this much… */
 const BYTES_BETWEEN_COLLECTIONS = 16 * 1024 * 1024;
-/** …once no output has been parsed for this long. */
-const QUIET_MS = 1000;
 
 /** Between the collections of a quiet time, and from the last to giving the freed pages back. */
 const TRIM_AFTER_MS = 100;
@@ -37,8 +35,16 @@ export class QuietTime {
   private sinceCollection = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  /** `seal` seals the shard's full history blocks and says how many. */
-  constructor(private readonly seal: () => number) {}
+  /**
+   * `seal` seals the shard's full history blocks and says how many; `quietMs`:
+   * how long no output may be parsed first. Giving memory back is paid again by
+   * the next burst, which takes it back (ARCHITECTURE.md, "Quiet time"), so a
+   * shard waits until it looks idle, not merely between two bursts.
+   */
+  constructor(
+    private readonly seal: () => number,
+    private readonly quietMs: number,
+  ) {}
 
   /** Called with the bytes of each parsed write. */
   parsed(bytes: number): void {
@@ -47,7 +53,7 @@ export class QuietTime {
     if (this.sinceQuiet < BYTES_BEFORE_QUIET_WORK) return;
     if (this.timer) this.timer.refresh();
     else {
-      this.timer = setTimeout(() => this.quiet(), QUIET_MS);
+      this.timer = setTimeout(() => this.quiet(), this.quietMs);
       this.timer.unref();
     }
   }

@@ -51,7 +51,7 @@ export class ShardRuntime {
   private readonly matcherPanes = new Map<number, number>();
   private readonly facts: FactReporter;
   private readonly scheduler: EvaluationScheduler;
-  private readonly quietTime = new QuietTime(() => this.sealHistories());
+  private readonly quietTime: QuietTime;
   private readonly shutdownWaiters: Array<() => void> = [];
   /** Bytes parsed by panes that are gone, so the shard's total never goes down. */
   private retiredBytes = 0;
@@ -66,6 +66,7 @@ export class ShardRuntime {
     private readonly post: (message: FromShard, transfer?: ArrayBuffer[]) => void,
     private readonly clock: Clock = realClock,
   ) {
+    this.quietTime = new QuietTime(() => this.sealHistories(), init.reclaimAfterMs);
     this.facts = new FactReporter((updates) => post({ kind: 'paneUpdates', updates }), {
       cwd: processCwd,
       label: (cwd) => cwdLabel(cwd, init.home),

@@ -7,7 +7,8 @@ import { resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
 import { exitWith } from '../failure.js';
 import { type SocketOption, send } from '../output.js';
-import { niceValue, positiveInt } from './parse.js';
+import { DEFAULT_RECLAIM_AFTER_MS } from '../../protocol/thread.js';
+import { niceValue, nonNegativeInt, positiveInt } from './parse.js';
 
 interface ServerFlags extends SocketOption {
   workers?: number;
@@ -18,6 +19,7 @@ interface ServerFlags extends SocketOption {
   shardTimeout: number;
   shardHeapMb: number;
   shardNice: number;
+  reclaimAfter: number;
   stateDir?: string;
   state: boolean;
   restore: boolean;
@@ -38,6 +40,7 @@ export function addServerCommands(program: Command): void {
     .option('--shard-timeout <ms>', 'a shard silent this long (heartbeat included) is restarted, its panes reported exited; also the deadline of a request to a shard', positiveInt, 10_000)
     .option('--shard-heap-mb <n>', "a shard's JavaScript heap limit: past it that shard alone dies and is replaced", positiveInt, 2048)
     .option('--shard-nice <n>', 'nice value of the shard threads, so the main thread answers clients first under load; pane processes inherit it (0: unchanged)', niceValue, 10)
+    .option('--reclaim-after <ms>', 'a shard that printed nothing this long seals its history and gives memory back (back-to-back bursts keep it)', nonNegativeInt, DEFAULT_RECLAIM_AFTER_MS)
     .option('--state-dir <path>', 'where the session is kept across restarts (default: $XDG_STATE_HOME/herdr, else ~/.local/state/herdr)')
     .option('--no-restore', 'start empty; the previous session is moved aside, not restored')
     .option('--resume-agents', 'restore panes whose agent reported a session by running its resume command (claude --resume <id>, …)')
@@ -74,7 +77,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
       cols: flags.cols,
       rows: flags.rows,
       shell: flags.shell ?? process.env.SHELL ?? '/bin/sh',
-      shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1', blocksDir: paths?.blocks, nice: flags.shardNice },
+      shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1', blocksDir: paths?.blocks, nice: flags.shardNice, reclaimAfterMs: flags.reclaimAfter },
       persistence: paths ? { paths, restore: flags.restore, resumeAgents: flags.resumeAgents ?? false } : undefined,
       log,
     });
