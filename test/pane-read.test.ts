@@ -1,7 +1,7 @@
 /** docs/protocol.md §6: what pane.read returns — wrapped lines, the last N rows, truncated, ANSI, history. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type TestServer, readUntil, startServer } from './helpers/server.js';
+import { type TestServer, eventually, readUntil, startServer } from './helpers/server.js';
 
 /** Runs `script` with sh in a fresh workspace (then keeps the pane alive) and returns the pane id. */
 async function paneRunning(server: TestServer, script: string, size: { cols?: number; rows?: number } = {}) {
@@ -35,9 +35,23 @@ describe('pane.read', () => {
   });
 
   it('history read back after the shard went quiet (full blocks sealed) is every row, in order', async () => {
-    const pane = await paneRunning(server, `awk 'BEGIN { for (i = 1; i <= 12000; i++) printf "row %06d of the history, styled \\033[1mbold\\033[0m\\n", i }'; echo done-filling`);
-    await readUntil(server, pane, (t) => /^done-filling$/m.test(t), { source: 'visible' });
-    await new Promise((resolve) => setTimeout(resolve, 1600)); // quiet time: 1 s after the last output
+    // A quiet time of its own, short, so that the blocks are sealed while the test looks.
+    const quick = await startServer({ serverArgs: ['--reclaim-after', '300'] });
+    try {
+      const pane = await paneRunning(quick, `awk 'BEGIN { for (i = 1; i <= 12000; i++) printf "row %06d of the history, styled \\033[1mbold\\033[0m\\n", i }'; echo done-filling`);
+      await readUntil(quick, pane, (t) => /^done-filling$/m.test(t), { source: 'visible' });
+      const historyBytes = async () => (await quick.call('server.stats', {})).shards.reduce((sum, shard) => sum + shard.history_bytes, 0);
+      const filled = await historyBytes();
+      assert.ok(filled > 500_000, `the history holds ${filled} bytes`);
+      // Sealed blocks keep only their packed form: under half the bytes for these rows.
+      await eventually(async () => (await historyBytes()) < filled / 2, 'the quiet shard to seal the history', 10_000);
+      await readBack(quick, pane);
+    } finally {
+      await quick.stop();
+    }
+  });
+
+  async function readBack(server: TestServer, pane: string): Promise<void> {
     const { text } = await read(server, pane, { lines: 10_000 });
     const rows = text.split('\n').filter((row) => row.startsWith('row '));
     const first = Number(rows[0]?.slice(4, 10));
@@ -45,7 +59,7 @@ describe('pane.read', () => {
     rows.forEach((row, i) => assert.equal(row, `row ${String(first + i).padStart(6, '0')} of the history, styled bold`));
     const styled = await read(server, pane, { lines: 10_000, strip_ansi: false });
     assert.match(styled.text, /row 005000 of the history, styled \x1b\[[0-9;]*1mbold\x1b\[0m/);
-  });
+  }
 
   it('recent returns the last N rows even when the screen is mostly empty', async () => {
     const pane = await paneRunning(server, "seq 1 300; printf '\\033[2J\\033[H'; echo tail");

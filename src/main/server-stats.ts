@@ -21,7 +21,7 @@ export interface StatsSources {
   startedAt: number;
 }
 
-const NO_SHARD_STATS = { panes: 0, bytesParsed: 0, matchers: 0, heapUsedBytes: 0 };
+const NO_SHARD_STATS = { panes: 0, bytesParsed: 0, matchers: 0, heapUsedBytes: 0, historyBytes: 0 };
 
 export async function serverStats(from: StatsSources, connections: number): Promise<ServerStats> {
   const shards = await Promise.all(
@@ -34,6 +34,7 @@ export async function serverStats(from: StatsSources, connections: number): Prom
         bytes_parsed: stats.bytesParsed,
         matchers: stats.matchers,
         heap_used_bytes: stats.heapUsedBytes,
+        history_bytes: stats.historyBytes,
       };
     }),
   );

@@ -81,6 +81,7 @@ export const shardStatsSchema = z.object({
   bytes_parsed: count,
   matchers: count,
   heap_used_bytes: count,
+  history_bytes: count.describe('EXT: what the panes\' histories hold outside the heap; drops once a quiet shard seals them'),
 });
 export type ShardStats = z.output<typeof shardStatsSchema>;
 

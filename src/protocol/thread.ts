@@ -136,6 +136,8 @@ export interface ShardStatsResult {
   matchers: number;
   /** The shard isolate's V8 heap in use. */
   heapUsedBytes: number;
+  /** What its panes' histories hold (rows, and packed forms once sealed), outside the heap. */
+  historyBytes: number;
 }
 
 /**

@@ -168,6 +168,11 @@ export class Pane {
   }
 
   /** Keeps its full history blocks packed and compressed only (history.ts); how many it sealed. */
+  /** Bytes its history holds: open rows and packed forms. */
+  get historyBytes(): number {
+    return this.history.bytes;
+  }
+
   sealHistory(): number {
     return this.history.seal();
   }

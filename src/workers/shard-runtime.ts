@@ -286,6 +286,7 @@ export class ShardRuntime {
         bytesParsed,
         matchers: this.matcherPanes.size,
         heapUsedBytes: getHeapStatistics().used_heap_size,
+        historyBytes: [...this.panes.values()].reduce((sum, { pane }) => sum + pane.historyBytes, 0),
       };
     },
   };
