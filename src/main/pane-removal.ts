@@ -36,8 +36,9 @@ export class PaneRemoval {
 
   /** A client closed the workspace: every pane's processes end, one `workspace_closed`. */
   closeWorkspace(workspace: WorkspaceRecord, batch: EventBatch): void {
-    const shard = this.shards.of(workspace);
-    for (const pane of workspace.panes) void shard.request('close', { paneUid: pane.uid }).catch(() => undefined);
+    // A workspace whose shard is already gone still closes: there is nothing left to end.
+    const shard = this.shards.find(workspace);
+    for (const pane of workspace.panes) void shard?.request('close', { paneUid: pane.uid }).catch(() => undefined);
     const workspaceId = String(workspace.position);
     const focusBefore = this.registry.focusKey();
     const panes = [...workspace.panes];

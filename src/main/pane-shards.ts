@@ -14,9 +14,14 @@ export class PaneShards {
     private readonly registry: Registry,
   ) {}
 
+  /** The shard that holds a workspace's panes, if it is still running. */
+  find(workspace: WorkspaceRecord): ShardHandle | undefined {
+    return this.shards.get(workspace.shardId);
+  }
+
   /** The shard that holds a workspace's panes. */
   of(workspace: WorkspaceRecord): ShardHandle {
-    const shard = this.shards.get(workspace.shardId);
+    const shard = this.find(workspace);
     if (!shard) throw new ProtocolError('internal_error', `shard ${workspace.shardId} of workspace ${workspaceStableId(workspace.uid)} is gone`);
     return shard;
   }

@@ -38,7 +38,8 @@ export class QuietTime {
   /**
    * `seal` seals the shard's full history blocks and says how many; `quietMs`:
    * how long no output may be parsed first. Giving memory back is paid again by
-   * the next burst, which takes it back (ARCHITECTURE.md, "Quiet time"), so a
+   * the next burst, which takes it back (ARCHITECTURE.md, "Shard heap" and the
+   * bench's quiet-time figures), so a
    * shard waits until it looks idle, not merely between two bursts.
    */
   constructor(
