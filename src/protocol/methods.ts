@@ -9,39 +9,12 @@ import { eventLineSchema } from './events.js';
 import { AGENT_STATES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
 import { paneStreamStartedSchema } from './pane-stream.js';
 import { matchSchema, readWindowFields } from './read-window.js';
+import { AGENT_METHODS } from './methods/agents.js';
+import { LAYOUT_METHODS } from './methods/layouts.js';
+import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
+import { WORKTREE_METHODS } from './methods/worktrees.js';
+import { type MethodEntry, dimension, empty, execText, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
 
-const workspaceId = z.string();
-const paneId = z.string();
-const dimension = z.number().int().min(1).max(1000);
-const keys = z.array(z.string());
-
-/** Text that reaches exec(2) or the environment, where a NUL byte would silently cut it short. */
-const execText = z.string().refine((text) => !text.includes('\0'), 'must not contain a NUL byte');
-/** Environment additions. A name must split `NAME=value` where the client meant: `A=B` would set A, and could shadow HERDR_*. */
-const environment = z.record(z.string(), execText).superRefine((env, context) => {
-  for (const name of Object.keys(env)) {
-    if (name === '' || name.includes('=') || name.includes('\0')) {
-      context.addIssue({ code: 'custom', path: [name], message: 'an environment name must be non-empty, without "=" or NUL' });
-    }
-  }
-});
-
-/** A label is shown in lists and kept in retained events (workspace_created): bounded, like every text the server keeps. */
-export const MAX_LABEL_CHARS = 1024;
-const label = z.string().max(MAX_LABEL_CHARS);
-
-/** Extra params of `workspace.create` and `pane.split` (docs/protocol.md §5). */
-const spawnOptions = {
-  label: optional(label),
-  command: optional(z.array(execText).min(1, 'command needs at least the program')),
-  env: optional(environment),
-  cols: optional(dimension),
-  rows: optional(dimension),
-};
-
-const empty = z.object({});
-
-const timeoutMs = optional(z.number().int().min(0));
 
 /** The two kinds of docs/protocol.md §10.5–10.6 take an optional pane; without it they watch every pane. */
 const anyPane = { pane_id: optional(paneId) };
@@ -100,15 +73,8 @@ const sessionRef = {
   agent_session_path: optional(z.string().max(4096)),
 };
 
-const ok = z.object({ type: z.literal('ok') });
 const workspaceResult = z.object({ type: z.literal('workspace_info'), workspace: workspaceInfoSchema });
 const paneResult = z.object({ type: z.literal('pane_info'), pane: paneInfoSchema });
-
-interface MethodEntry {
-  params: z.ZodType;
-  result: z.ZodType;
-  changesState: boolean;
-}
 
 /**
  * One entry per socket method (docs/protocol.md §5): its params (validated at the
@@ -275,6 +241,10 @@ export const METHODS = {
     result: ok,
     changesState: true,
   },
+  ...AGENT_METHODS,
+  ...LAYOUT_METHODS,
+  ...PANE_DETAIL_METHODS,
+  ...WORKTREE_METHODS,
 } as const satisfies Record<string, MethodEntry>;
 
 type MethodTable = typeof METHODS;
