@@ -36,6 +36,8 @@ export interface PaneRecord extends PaneFacts {
   number: number;
   revision: number;
   title: string | undefined;
+  /** The pane's own label (`label` at creation, `pane.rename`); not the agent's name nor the workspace's label. */
+  label: string | undefined;
   /** A detected agent's name, or the label its hook reported. */
   agent: string | undefined;
   agentState: AgentState;
@@ -242,6 +244,7 @@ export class Registry {
       number: workspace.panes.length + 1,
       revision: 0,
       title: undefined,
+      label: undefined,
       agent: undefined,
       agentState: 'unknown',
       agentStateSince: Date.now(),

@@ -19,6 +19,7 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     stable_id: ids.stable_id,
     focused: registry.isFocused(pane),
     cwd: pane.cwd,
+    label: pane.label,
     agent: pane.agent,
     agent_state: pane.agentState,
     agent_state_since: pane.agentStateSince,

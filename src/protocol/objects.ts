@@ -36,6 +36,7 @@ export const paneInfoSchema = z.object({
   workspace_id: z.string(),
   focused: z.boolean(),
   cwd: z.string().optional(),
+  label: z.string().optional().describe('the pane\'s own label (`label` at creation, `pane.rename`), absent when none'),
   agent: agentLabelSchema.optional(),
   agent_state: z.enum(AGENT_STATES),
   agent_state_since: z.number().int().min(0).describe('EXT: when agent_state took its current value, in ms since the Unix epoch'),

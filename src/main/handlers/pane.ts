@@ -38,8 +38,8 @@ export function registerPaneHandlers(router: Router, { registry, panes }: { regi
 
   router.register('pane.split', async (params, { batch }) => {
     const target = registry.resolvePane(params.target_pane_id);
-    const { cwd, command, env, cols, rows, direction } = params;
-    const pane = await panes.split(target, { cwd, command, env, cols, rows, direction, focus: params.focus ?? false }, batch);
+    const { cwd, command, env, cols, rows, direction, label } = params;
+    const pane = await panes.split(target, { cwd, command, env, cols, rows, direction, label, focus: params.focus ?? false }, batch);
     return { type: 'pane_info', pane: paneInfo(registry, pane) };
   });
 

@@ -26,7 +26,7 @@ export class PaneOperations {
     private readonly removal: PaneRemoval,
   ) {}
 
-  async split(target: PaneRecord, request: SpawnRequest & { direction: SplitDirection; focus: boolean }, batch: EventBatch): Promise<PaneRecord> {
+  async split(target: PaneRecord, request: SpawnRequest & { direction: SplitDirection; focus: boolean; label?: string | undefined }, batch: EventBatch): Promise<PaneRecord> {
     const workspace = target.workspace;
     const shard = this.shards.of(workspace);
     const paneUid = this.registry.reservePaneUid();
@@ -39,6 +39,7 @@ export class PaneOperations {
     }
     const focusBefore = this.registry.focusKey();
     const pane = this.registry.addSplitPane(target, paneUid, request.direction, facts, request.focus);
+    pane.label = request.label;
     batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
     addFocusEvents(this.registry, focusBefore, batch);
     return pane;

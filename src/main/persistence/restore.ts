@@ -58,6 +58,7 @@ export async function restoreSession(
       const restored = registry.paneByUid(uid);
       if (!restored) continue;
       restored.restored = true;
+      restored.label = workspace.panes.find((saved) => saved.uid === uid)?.label;
       restored.previousAgentSession = plan.previousAgentSession;
       panes++;
     }

@@ -39,6 +39,8 @@ const savedPaneSchema = z.object({
   /** The client's environment additions. */
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  /** The pane's own label. */
+  label: z.string().optional(),
   cols: z.number().int().min(1).max(1000),
   rows: z.number().int().min(1).max(1000),
   agent: z.string().optional(),

@@ -118,6 +118,7 @@ export class Snapshotter {
             command: pane.launch.command,
             env: pane.launch.env,
             cwd: terminal?.cwd ?? pane.cwd,
+            label: pane.label,
             cols: pane.cols,
             rows: pane.rows,
             agent: pane.agent ?? previous?.agent,
