@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { HerdrConnection, call, request } from '../src/client/client.js';
 import type { ResponseEnvelope } from '../src/protocol/envelope.js';
 import type { MethodInput, MethodName, MethodResults } from '../src/protocol/methods.js';
-import { eventually, sleep } from './poll.js';
+import { eventually } from './poll.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const HERDR_BIN = join(REPO_ROOT, 'bin', 'herdr.js');
@@ -83,7 +83,10 @@ export class LocalServer {
 
   /** Waits for the process to end; resolves with its exit code. */
   async waitExit(timeoutMs = 15_000): Promise<number | null | undefined> {
-    await Promise.race([this.exited, sleep(timeoutMs)]);
+    // The deadline's timer is cleared once the process is gone: a pending one kept every test process alive ~10 s after its last server stopped.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
     return this.exitCode;
   }
 

@@ -49,7 +49,7 @@ describe('agent detection', () => {
       await server.call('pane.send_input', { pane_id: paneId, text: 'pi' });
       const events = await stream.until((e) => e.length >= 2, 'pi to finish', 15_000);
       assert.equal(events[0]?.event, 'pane.output_matched');
-      assert.deepEqual(events[1], { event: 'pane.agent_state_changed', data: { pane_id: paneId, workspace_id: '1', state: 'idle', agent: 'pi' }, seq: events[1]?.seq });
+      assert.deepEqual(events[1], { event: 'pane.agent_state_changed', data: { pane_id: paneId, workspace_id: '1', state: 'idle', agent_status: 'done', agent: 'pi' }, seq: events[1]?.seq });
       stream.close();
     }));
 

@@ -160,7 +160,7 @@ describe('events.subscribe', () => {
       const { paneId } = await newWorkspace(server);
       const one = await subscribe(server, [{ type: 'pane.agent_state_changed', pane_id: paneId, state: 'unknown', initial: true }]);
       const [initial] = await one.until((e) => e.length === 1, 'the initial state');
-      assert.deepEqual(initial?.data, { pane_id: paneId, workspace_id: '1', state: 'unknown' });
+      assert.deepEqual(initial?.data, { pane_id: paneId, workspace_id: '1', state: 'unknown', agent_status: 'unknown' });
       const every = await subscribe(server, [{ type: 'pane.agent_state_changed', initial: true }]);
       await every.until((e) => e.length === 1, 'every pane\'s initial state');
       const filtered = await subscribe(server, [{ type: 'pane.agent_state_changed', pane_id: paneId, state: 'idle', initial: true }]);

@@ -16,6 +16,7 @@ import { EventClient } from './helpers/events.js';
 import { REPO_ROOT, eventually, startServer } from './helpers/server.js';
 
 const FAKE_AGENTS = join(REPO_ROOT, 'test', 'fixtures', 'bin');
+const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
 
 /** Parsing keeps only the fields a schema knows: an answer that comes out unchanged has no unknown ones. */
 function assertDescribes(schema: z.ZodType, value: unknown, what: string): void {
@@ -39,7 +40,7 @@ describe('result and event schemas', () => {
       const subscription = await client.subscribe([
         { type: 'workspace.created' }, { type: 'workspace.closed' }, { type: 'workspace.focused' },
         { type: 'pane.created' }, { type: 'pane.closed' }, { type: 'pane.focused' }, { type: 'pane.exited' },
-        { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true },
+        { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true }, { type: 'pane.agent_status_changed' },
         { type: 'pane.command_finished' }, { type: 'pane.notification' },
       ]);
       seen.add('events.subscribe'); // its ack: the next test
@@ -83,6 +84,18 @@ describe('result and event schemas', () => {
         lines.push(line);
         break;
       }
+      const started = client.agent.start({ name: 'schemas', command: [FAKE_AGENT], cwd: server.dir, timeout_ms: 10_000 });
+      await check('agent.start', started);
+      await check('agent.list', client.agent.list());
+      await check('agent.get', client.agent.get({ target: 'schemas' }));
+      await check('agent.prompt', client.agent.prompt({ target: 'schemas', text: 'work 100 hi', wait: { timeout_ms: 10_000 } }));
+      await check('agent.wait', client.agent.wait({ target: 'schemas', timeout_ms: 1000 }));
+      await check('agent.read', client.agent.read({ target: 'schemas', source: 'recent', lines: 5 }));
+      await check('agent.rename', client.agent.rename({ target: 'schemas', name: 'schemas-two' }));
+      await check('agent.send_keys', client.agent.sendKeys({ target: 'schemas-two', keys: ['Enter'] }));
+      await check('agent.explain', client.agent.explain({ target: 'schemas-two' }));
+      await check('agent.focus', client.agent.focus({ target: 'schemas-two' }));
+      await client.workspace.focus({ workspace_id: ws });
       await check('pane.split', client.pane.split({ target_pane_id: `${ws}-1`, direction: 'right' }));
       const stream = await client.stream(`${ws}-2`);
       assertDescribes(METHOD_RESULTS['pane.stream'], stream.started, 'pane.stream');
@@ -104,7 +117,7 @@ describe('result and event schemas', () => {
     }
     assert.deepEqual([...seen].sort(), Object.keys(METHOD_PARAMS).sort(), 'every method was called');
     const names = new Set(lines.map((line) => line.event));
-    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification'];
+    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.agent_status_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification'];
     for (const name of expected) {
       assert.ok(names.has(name as TypedEventLine['event']), `saw ${name} (saw: ${[...names].join(', ')})`);
     }

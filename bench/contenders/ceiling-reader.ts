@@ -40,12 +40,14 @@ function readerThread({ commands }: ReaderData): void {
       }
       bytes += chunk.length;
       if (finished) return;
-      const text = tail + chunk.toString('latin1', Math.max(0, chunk.length - 64));
-      if (chunk.includes(END_MARK) || text.includes(END_MARK)) {
+      // The mark is inside this chunk, or straddles its start: then it lies in the previous bytes' last
+      // END_MARK.length - 1 and this chunk's first as many (a chunk of any size after it).
+      const head = chunk.toString('latin1', 0, Math.min(chunk.length, END_MARK.length - 1));
+      if (chunk.includes(END_MARK) || (tail + head).includes(END_MARK)) {
         finished = true;
         if (++done === panes) port.postMessage(`done ${bytes}`);
       }
-      tail = text.slice(-16);
+      tail = (tail + chunk.toString('latin1', Math.max(0, chunk.length - (END_MARK.length - 1)))).slice(-(END_MARK.length - 1));
     });
     terminals.push(term);
   }

@@ -19,6 +19,12 @@ export function fail(message: string): never {
   process.exit(EXIT.failure);
 }
 
+/** A usage mistake only the command itself can see (flags that need each other): exit 2, like commander's own. */
+export function usageError(message: string): never {
+  process.stderr.write(`herdr: ${message}\n`);
+  process.exit(EXIT.usage);
+}
+
 export function exitWith(error: unknown, serverError: ServerErrorShown = 'answer'): never {
   if (error instanceof HerdrError) {
     process.stderr.write(serverError === 'answer' ? `${JSON.stringify(error.response)}\n` : `herdr: ${error.response.error.message}\n`);

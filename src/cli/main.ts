@@ -1,6 +1,7 @@
 /** The `herdr` command: a thin layer of commands over the client library. */
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../protocol/version.js';
+import { addAgentCommands } from './commands/agent.js';
 import { addCompletionCommands } from './commands/completion.js';
 import { addDialStdioCommand } from './commands/dial-stdio.js';
 import { addFleetCommands } from './commands/fleet.js';
@@ -25,6 +26,7 @@ const program = new Command('herdr')
 addServerCommands(program);
 addWorkspaceCommands(program);
 addPaneCommands(program);
+addAgentCommands(program);
 addWaitCommands(program);
 addWatchCommand(program);
 addFleetCommands(program);

@@ -68,6 +68,11 @@ export class EventBatch {
     this.pending.push({ line: { event, data: lifecycleData(event, data) }, meta });
   }
 
+  /** A stream event (dotted name) the request caused, e.g. an agent's status after a read. */
+  addLine(line: Omit<EventLine, 'seq'>, meta: EventMeta = {}): void {
+    this.pending.push({ line, meta });
+  }
+
   flush(): void {
     for (const { line, meta } of this.pending.splice(0)) this.hub.publish(line, meta);
   }

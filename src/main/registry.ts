@@ -46,6 +46,16 @@ export interface PaneRecord extends PaneFacts {
   agentSource: AgentSource | undefined;
   agentMessage: string | undefined;
   agentSession: AgentSession | undefined;
+  /** This occupant's id in the agent API (docs/protocol.md §13); a new agent in the pane gets a new one. */
+  agentInstanceId: string | undefined;
+  /** The name agent.start or agent.rename gave the occupant; it goes with it. */
+  agentName: string | undefined;
+  /** How many times agentState changed: a prompt's wait needs a change after its write. */
+  stateChangeSeq: number;
+  /** Turned idle from working or blocked and not looked at since (read, attach, focus): agent_status `done`. */
+  unread: boolean;
+  /** agent.start launched an agent here that has not shown up yet: its coming id, name and kind. */
+  agentStart: AgentStart | undefined;
   /** OSC 133 D: the exit code of the shell's last command. */
   lastExitCode: number | undefined;
   /** docs/protocol.md §10.4: false once the pane turned idle while its workspace was not active. */
@@ -54,6 +64,12 @@ export interface PaneRecord extends PaneFacts {
   restored: boolean;
   /** The agent session of a restored pane that was not resumed into it. */
   previousAgentSession: PreviousAgentSession | undefined;
+}
+
+export interface AgentStart {
+  instanceId: string;
+  name: string | undefined;
+  kind: string;
 }
 
 export interface WorkspaceRecord {
@@ -204,6 +220,12 @@ export class Registry {
     for (const pane of workspace.panes) pane.seen = true;
   }
 
+  /** Makes the pane's workspace active and the pane its focused one. */
+  focusPane(pane: PaneRecord): void {
+    pane.workspace.focusedPaneUid = pane.uid;
+    this.focusWorkspace(pane.workspace);
+  }
+
   rename(workspace: WorkspaceRecord, label: string): void {
     workspace.customLabel = label;
   }
@@ -251,6 +273,11 @@ export class Registry {
       agentSource: undefined,
       agentMessage: undefined,
       agentSession: undefined,
+      agentInstanceId: undefined,
+      agentName: undefined,
+      stateChangeSeq: 0,
+      unread: false,
+      agentStart: undefined,
       lastExitCode: undefined,
       seen: true,
       restored: false,

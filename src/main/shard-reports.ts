@@ -6,6 +6,8 @@
  */
 import { lifecycleData } from '../protocol/events.js';
 import type { AgentPicture, MatchChange, PaneNotification, PaneUpdate } from '../protocol/thread.js';
+import { agentStatus, publishStatus } from './agents/agent-status.js';
+import { takeOccupant } from './agents/occupants.js';
 import { EventBatch, type EventHub } from './event-hub.js';
 import { paneMeta, paneRef } from './ids.js';
 import type { OutputMatchers } from './output-matchers.js';
@@ -81,8 +83,15 @@ export class ShardReports implements ShardListener {
     const agentChanged = pane.agent !== agent;
     const stateChanged = pane.agentState !== state;
     if (state === 'idle' && stateChanged && this.to.registry.activeWorkspace !== pane.workspace) pane.seen = false;
+    const statusBefore = agentStatus(pane);
+    if (agentChanged) takeOccupant(pane, agent);
+    if (stateChanged) {
+      pane.agentStateSince = Date.now();
+      pane.stateChangeSeq += 1;
+      // A finished turn is `done` until someone looks (docs/protocol.md §13.2).
+      pane.unread = state === 'idle' && (pane.agentState === 'working' || pane.agentState === 'blocked') && !agentChanged;
+    } else if (agentChanged) pane.unread = false;
     pane.agent = agent;
-    if (stateChanged) pane.agentStateSince = Date.now();
     pane.agentState = state;
     pane.agentSource = picture.source;
     pane.agentMessage = picture.message;
@@ -93,8 +102,10 @@ export class ShardReports implements ShardListener {
       this.to.events.publish({ event: 'pane_agent_detected', data: lifecycleData('pane_agent_detected', agent ? { ...ref, agent } : ref) }, meta);
     }
     if (stateChanged) {
-      this.to.events.publish({ event: 'pane.agent_state_changed', data: { ...ref, state, ...(agent ? { agent } : {}) } }, meta);
+      const data = { ...ref, state, agent_status: agentStatus(pane), ...(agent ? { agent } : {}) };
+      this.to.events.publish({ event: 'pane.agent_state_changed', data }, meta);
     }
+    if (agentStatus(pane) !== statusBefore) publishStatus(this.to.events, pane);
   }
 
   commandFinished(_shard: ShardHandle, paneUid: number, exitCode: number): void {

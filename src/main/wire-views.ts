@@ -3,7 +3,9 @@
  * docs/protocol.md §4): ids computed from positions now, the cached facts,
  * and a workspace's aggregate agent state.
  */
-import type { AgentState, PaneInfo, WorkspaceInfo } from '../protocol/objects.js';
+import type { AgentInfo, AgentState, PaneInfo, WorkspaceInfo } from '../protocol/objects.js';
+import { aggregateStatus, agentStatus } from './agents/agent-status.js';
+import { instanceOf, nameOf } from './agents/occupants.js';
 import { paneIds, workspaceStableId } from './ids.js';
 import { layoutOrder } from './layout.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
@@ -22,6 +24,7 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     label: pane.label,
     agent: pane.agent,
     agent_state: pane.agentState,
+    agent_status: agentStatus(pane),
     agent_state_since: pane.agentStateSince,
     agent_source: pane.agentSource,
     agent_message: pane.agentMessage,
@@ -37,6 +40,31 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
   };
 }
 
+/** A pane's agent as the agent API shows it; only for a pane that hosts one (occupants.ts `hostsAgent`). */
+export function agentInfo(registry: Registry, pane: PaneRecord): AgentInfo {
+  const ids = paneIds(pane);
+  return {
+    agent_instance_id: instanceOf(pane) ?? '',
+    name: nameOf(pane),
+    agent: pane.agent ?? pane.agentStart?.kind ?? '',
+    agent_status: agentStatus(pane),
+    agent_state: pane.agentState,
+    agent_state_since: pane.agentStateSince,
+    agent_source: pane.agentSource,
+    agent_message: pane.agentMessage,
+    state_change_seq: pane.stateChangeSeq,
+    launch_pending: pane.agent === undefined && pane.agentStart ? true : undefined,
+    pane_id: ids.pane_id,
+    workspace_id: ids.workspace_id,
+    terminal_id: ids.stable_id,
+    focused: registry.isFocused(pane),
+    cwd: pane.cwd,
+    label: pane.label,
+    terminal_title: pane.title || undefined,
+    revision: pane.revision,
+  };
+}
+
 export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): WorkspaceInfo {
   return {
     workspace_id: String(workspace.position),
@@ -45,6 +73,7 @@ export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): W
     focused: registry.activeWorkspace === workspace,
     pane_count: workspace.panes.length,
     agent_state: aggregateState(workspace.panes),
+    agent_status: aggregateStatus(workspace.panes),
     stable_id: workspaceStableId(workspace.uid),
   };
 }

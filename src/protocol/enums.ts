@@ -5,6 +5,14 @@
 export const AGENT_STATES = ['idle', 'working', 'blocked', 'unknown'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
 
+/**
+ * The agent status of herdr's current protocol (docs/protocol.md §13): the state, with
+ * `done` for an agent that finished a turn (turned idle from working or blocked) and
+ * that nobody has looked at since (no read, attach or focus).
+ */
+export const AGENT_STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
 export const AGENT_NAMES = [
   'pi', 'claude', 'codex', 'gemini', 'cursor', 'cline', 'opencode', 'copilot', 'kimi', 'droid', 'amp',
 ] as const;

@@ -16,6 +16,18 @@ export const ERROR_CODES = {
   server_unavailable: 'the server is shutting down',
   invalid_agent: 'an agent report without an agent label (empty or blank)',
   events_lost: 'EXT: events.subscribe `since` names events no longer retained',
+  agent_not_found: 'no running agent is named by that target (instance id, pane id or name)',
+  agent_not_running: 'the agent a wait or prompt was pinned to left its pane (exited, replaced, pane closed)',
+  agent_not_ready: 'the agent cannot take this now (still starting, or its state is unknown to every detector)',
+  agent_blocked: 'the agent waits for an answer to a question; answer it (agent.send_keys) first',
+  empty_agent_prompt: 'agent.prompt with empty or blank text',
+  agent_prompt_stalled: 'the prompt was written but the agent never left its state within the stall window',
+  invalid_agent_name: 'an agent name outside [a-z][a-z0-9_-]{0,31}',
+  agent_name_taken: 'another running agent has that name',
+  unsupported_agent_kind: 'agent.start with a kind the server does not know',
+  invalid_agent_argument: 'an agent argument with a control character',
+  agent_pane_busy: 'agent.start into a pane that is not an idle shell (an agent or a command is in front)',
+  agent_start_failed: 'the started agent exited or left before it was ready for input',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

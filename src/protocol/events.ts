@@ -1,6 +1,6 @@
 /** Event lines of docs/protocol.md §9.2, as written to subscribers: one schema per event's data. */
 import { z } from 'zod';
-import { AGENT_STATES, NOTIFICATION_KINDS, agentLabelSchema, outputMatchSchema, paneInfoSchema, paneRefFields as paneRef, workspaceInfoSchema } from './objects.js';
+import { AGENT_STATES, AGENT_STATUSES, NOTIFICATION_KINDS, agentLabelSchema, outputMatchSchema, paneInfoSchema, paneRefFields as paneRef, workspaceInfoSchema } from './objects.js';
 
 /** Lifecycle events: underscore names, `type` repeated in `data` (the schemas leave `type` to `lifecycleData`). */
 export const LIFECYCLE_EVENT_DATA = {
@@ -20,7 +20,13 @@ export type LifecycleEvents = { [E in LifecycleEventName]: z.output<(typeof LIFE
 /** Parameterised events: dotted names, no `type`. */
 export const STREAM_EVENT_DATA = {
   'pane.output_matched': outputMatchSchema,
-  'pane.agent_state_changed': z.object({ ...paneRef, state: z.enum(AGENT_STATES), agent: agentLabelSchema.optional() }),
+  'pane.agent_state_changed': z.object({
+    ...paneRef,
+    state: z.enum(AGENT_STATES),
+    agent_status: z.enum(AGENT_STATUSES).describe('EXT: the state with `done`'),
+    agent: agentLabelSchema.optional(),
+  }),
+  'pane.agent_status_changed': z.object({ ...paneRef, agent_status: z.enum(AGENT_STATUSES), agent: agentLabelSchema.optional() }),
   'pane.command_finished': z.object({ ...paneRef, exit_code: z.number().int() }),
   'pane.notification': z.object({
     ...paneRef,
@@ -58,6 +64,7 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   lifecycleLine('pane_agent_detected', lifecycle.pane_agent_detected),
   streamLine('pane.output_matched', STREAM_EVENT_DATA['pane.output_matched']),
   streamLine('pane.agent_state_changed', STREAM_EVENT_DATA['pane.agent_state_changed']),
+  streamLine('pane.agent_status_changed', STREAM_EVENT_DATA['pane.agent_status_changed']),
   streamLine('pane.command_finished', STREAM_EVENT_DATA['pane.command_finished']),
   streamLine('pane.notification', STREAM_EVENT_DATA['pane.notification']),
   streamLine('server.restored', STREAM_EVENT_DATA['server.restored']),

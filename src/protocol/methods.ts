@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { LIFECYCLE_KINDS, SPLIT_DIRECTIONS } from './enums.js';
 import { optional } from './optional.js';
 import { eventLineSchema } from './events.js';
-import { AGENT_STATES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
+import { AGENT_STATES, AGENT_STATUSES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
 import { paneStreamStartedSchema } from './pane-stream.js';
 import { matchSchema, readWindowFields } from './read-window.js';
 import { AGENT_METHODS } from './methods/agents.js';
@@ -28,6 +28,12 @@ export const subscriptionSchema = z.discriminatedUnion('type', [
     state: optional(z.enum(AGENT_STATES)),
     initial: optional(z.boolean()),
   }),
+  z.object({
+    type: z.literal('pane.agent_status_changed'),
+    pane_id: optional(paneId),
+    agent_status: optional(z.enum(AGENT_STATUSES)),
+    initial: optional(z.boolean()),
+  }),
   z.object({ type: z.literal('pane.command_finished'), ...anyPane }),
   z.object({ type: z.literal('pane.notification'), ...anyPane }),
   z.object({ type: z.literal('server.restored') }),
@@ -46,6 +52,7 @@ export const WAITABLE_EVENTS = [
   'pane_exited',
   'pane_agent_detected',
   'pane.agent_state_changed',
+  'pane.agent_status_changed',
   'pane.command_finished',
   'pane.notification',
 ] as const;
@@ -194,6 +201,7 @@ export const METHODS = {
         workspace_id: optional(z.string()),
         agent: optional(z.string()),
         state: optional(z.enum(AGENT_STATES)),
+        agent_status: optional(z.enum(AGENT_STATUSES)),
       }),
       timeout_ms: timeoutMs,
     }),

@@ -4,7 +4,7 @@
  * same definitions the code's types come from.
  */
 import { z } from 'zod';
-import { AGENT_SOURCES, AGENT_STATES, READ_SOURCES } from './enums.js';
+import { AGENT_SOURCES, AGENT_STATES, AGENT_STATUSES, READ_SOURCES } from './enums.js';
 
 export * from './enums.js';
 
@@ -17,6 +17,7 @@ export const workspaceInfoSchema = z.object({
   focused: z.boolean(),
   pane_count: count,
   agent_state: z.enum(AGENT_STATES),
+  agent_status: z.enum(AGENT_STATUSES).describe('the workspace\'s aggregate agent status (`done` ranks with an unseen idle)'),
   stable_id: z.string(),
 });
 export type WorkspaceInfo = z.output<typeof workspaceInfoSchema>;
@@ -39,6 +40,7 @@ export const paneInfoSchema = z.object({
   label: z.string().optional().describe('the pane\'s own label (`label` at creation, `pane.rename`), absent when none'),
   agent: agentLabelSchema.optional(),
   agent_state: z.enum(AGENT_STATES),
+  agent_status: z.enum(AGENT_STATUSES).describe('agent_state with `done`: turned idle from a turn and not looked at since'),
   agent_state_since: z.number().int().min(0).describe('EXT: when agent_state took its current value, in ms since the Unix epoch'),
   agent_source: z.enum(AGENT_SOURCES).optional().describe('EXT: where agent_state came from; absent when nothing is known'),
   agent_message: z.string().optional().describe('EXT: the reason a hook or status report gave (a blocked agent\'s question)'),
@@ -56,6 +58,71 @@ export const paneInfoSchema = z.object({
   title: z.string().optional(),
 });
 export type PaneInfo = z.output<typeof paneInfoSchema>;
+
+/**
+ * An agent as the agent API shows it (docs/protocol.md §13): the pane that hosts it, what
+ * it is, its status, and the ids that pin it (`agent_instance_id` names this occupant
+ * only; `state_change_seq` counts its state changes).
+ */
+export const agentInfoSchema = z.object({
+  agent_instance_id: z.string().describe('this occupant of the pane; a new agent in the same pane gets a new one'),
+  name: z.string().optional().describe('the name agent.start or agent.rename gave it; follows the occupant'),
+  agent: agentLabelSchema.describe('its kind: a detected agent\'s name, or the label a hook or status reported'),
+  agent_status: z.enum(AGENT_STATUSES),
+  agent_state: z.enum(AGENT_STATES).describe('EXT: the 0.2.0 state (no `done`)'),
+  agent_state_since: z.number().int().min(0).describe('EXT: when agent_state took its value, ms since the Unix epoch'),
+  agent_source: z.enum(AGENT_SOURCES).optional().describe('EXT: who decided the state: hook, status or screen'),
+  agent_message: z.string().optional().describe('EXT: a blocked agent\'s question, as its hook or status gave it'),
+  state_change_seq: z.number().int().min(0).describe('how many times this pane\'s agent state changed'),
+  launch_pending: z.literal(true).optional().describe('agent.start launched it and it has not shown up yet'),
+  pane_id: z.string(),
+  workspace_id: z.string(),
+  terminal_id: z.string().describe('the pane\'s stable id'),
+  focused: z.boolean(),
+  cwd: z.string().optional(),
+  label: z.string().optional().describe('the pane\'s own label'),
+  terminal_title: z.string().optional().describe('the window title the program set'),
+  revision: count,
+});
+export type AgentInfo = z.output<typeof agentInfoSchema>;
+
+/** What `agent.explain` answers: which layer decided the state, and on what evidence. */
+export const agentExplanationSchema = z.object({
+  pane_id: z.string(),
+  agent: agentLabelSchema.optional(),
+  agent_state: z.enum(AGENT_STATES),
+  agent_status: z.enum(AGENT_STATUSES),
+  decided_by: z.enum(['hook', 'status', 'screen', 'nothing']),
+  detected: z.string().optional().describe('the agent the foreground process is, by name'),
+  foreground_pgid: z.number().int().optional(),
+  hook: z
+    .object({ source: z.string(), agent: z.string(), state: z.enum(AGENT_STATES), message: z.string().optional() })
+    .optional()
+    .describe('the hook report in charge'),
+  status: z
+    .object({ state: z.enum(AGENT_STATES), app: z.string().optional(), message: z.string().optional() })
+    .optional()
+    .describe('the program status (OSC 7501) in charge'),
+  screen: z
+    .object({
+      agent: z.string(),
+      matched_rule: z.number().int().min(0).optional().describe('the first rule that held; absent: `otherwise` decided'),
+      raw_state: z.enum(AGENT_STATES),
+      otherwise: z.enum(AGENT_STATES),
+      rules: z.array(
+        z.object({
+          index: count,
+          state: z.enum(AGENT_STATES),
+          condition: z.string(),
+          matched: z.boolean(),
+          evidence: z.array(z.string()).describe('the screen lines that made it hold'),
+        }),
+      ),
+    })
+    .optional()
+    .describe('the screen rules of the detected agent, each against the screen now'),
+});
+export type AgentExplanationInfo = z.output<typeof agentExplanationSchema>;
 
 /** The pair of ids every pane event carries. */
 export const paneRefFields = { pane_id: z.string(), workspace_id: z.string() };

@@ -191,6 +191,8 @@ export interface ShardRequests {
    * another round is owed to compress them.
    */
   persist: { params: { all: boolean }; result: { panes: PaneTerminalState[]; blockFile: string | undefined; uncompressed: boolean } };
+  /** Which layer decided the pane's agent state now, with its evidence (`agent.explain`). */
+  explain: { params: { paneUid: number }; result: AgentExplanation };
   /** Answered at once: the shard's event loop is running (main's stall detection). */
   heartbeat: { params: Record<string, never>; result: null };
   /** Only when `ShardInit.debugFaults`: makes the shard fail (answered before it does). */
@@ -241,6 +243,34 @@ export interface AgentPicture {
   source?: AgentSource;
   message?: string;
   session?: AgentSession;
+}
+
+/**
+ * Why a pane's agent state is what it is (docs/protocol.md §13 `agent.explain`): the
+ * layer in charge (a hook claim, a program status, the screen rules, or nothing), and
+ * what it looked at.
+ */
+export interface AgentExplanation {
+  /** The agent the foreground process is, by its process name (§10.1). */
+  detected?: string;
+  /** The terminal's foreground process group when last checked. */
+  foregroundPgid?: number;
+  decidedBy: 'hook' | 'status' | 'screen' | 'nothing';
+  state: AgentState;
+  hook?: { source: string; agent: string; state: AgentState; message?: string };
+  status?: { state: AgentState; app?: string; message?: string };
+  screen?: ScreenExplanation;
+}
+
+/** The screen rules of one agent applied to the screen now: every rule in order, the first that held decides. */
+export interface ScreenExplanation {
+  agent: string;
+  /** The index of the rule that decided; absent: none held and the table's `otherwise` did. */
+  matchedRule?: number;
+  /** The state the rules give now, before a hold (claude's working hold) is applied. */
+  rawState: Exclude<AgentState, 'unknown'>;
+  otherwise: Exclude<AgentState, 'unknown'>;
+  rules: Array<{ index: number; state: Exclude<AgentState, 'unknown'>; condition: string; matched: boolean; evidence: string[] }>;
 }
 
 /** A program asking for attention (docs/protocol.md §10.6). */

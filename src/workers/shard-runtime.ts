@@ -241,6 +241,7 @@ export class ShardRuntime {
       this.liveEntry(params.paneUid).agent.clearAuthority(params);
       return null;
     },
+    explain: (params) => this.liveEntry(params.paneUid).agent.explain(),
     shutdown: () => {
       const live = [...this.panes.values()].filter(({ pane }) => !pane.ended);
       hangUpPanes(live.map(({ pane }) => pane.pid));

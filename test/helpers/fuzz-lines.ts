@@ -138,6 +138,27 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { pane_id: pane, source: 'fuzz' };
     case 'pane.report_agent_session':
       return { pane_id: pane, source: 'fuzz', agent: 'fuzzbot', agent_session_id: 's', agent_session_path: '/tmp/s' };
+    case 'agent.list':
+      return {};
+    case 'agent.get':
+    case 'agent.focus':
+    case 'agent.explain':
+      return { target: pane };
+    case 'agent.read':
+      return { target: pane, source: random.pick(['visible', 'recent']), lines: 20, format: random.pick(['text', 'ansi']) };
+    case 'agent.rename':
+      return { target: pane, name: random.pick(['fuzzy', null, 'Bad Name']) };
+    case 'agent.start':
+      // Programs that end at once: a start answers agent_start_failed and leaves nothing.
+      return random.chance(0.5)
+        ? { name: 'fuzzer', command: ['/bin/true'], cwd: dir, timeout_ms: 50 }
+        : { kind: random.pick(['pi', 'nethack']), pane_id: pane, timeout_ms: 50, wait: random.chance(0.5) };
+    case 'agent.prompt':
+      return { target: pane, text: 'fuzz', wait: { until: ['idle'], timeout_ms: 20 }, stall_ms: 100 };
+    case 'agent.send_keys':
+      return { target: pane, keys: [random.pick(KEYS)] };
+    case 'agent.wait':
+      return { target: pane, until: ['blocked'], timeout_ms: 20 };
   }
 }
 

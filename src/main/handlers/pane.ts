@@ -1,5 +1,6 @@
 /** `pane.*` methods (docs/protocol.md §5). Info comes from the registry's cache; text and input go to the shard. */
 import { readWindow } from '../../protocol/read-window.js';
+import { lookedAt } from '../agents/agent-status.js';
 import type { PaneOperations } from '../operations/panes.js';
 import type { Registry } from '../registry.js';
 import type { Router } from '../router.js';
@@ -16,10 +17,12 @@ export function registerPaneHandlers(router: Router, { registry, panes }: { regi
 
   router.register('pane.get', (params) => ({ type: 'pane_info', pane: paneInfo(registry, registry.resolvePane(params.pane_id)) }));
 
-  router.register('pane.read', async (params) => ({
-    type: 'pane_read',
-    read: await panes.read(registry.resolvePane(params.pane_id), readWindow(params)),
-  }));
+  router.register('pane.read', async (params, { batch }) => {
+    const pane = registry.resolvePane(params.pane_id);
+    const read = await panes.read(pane, readWindow(params));
+    lookedAt(pane, batch);
+    return { type: 'pane_read', read };
+  });
 
   router.register('pane.send_text', async (params) => {
     await panes.input(registry.resolvePane(params.pane_id), params.text, [], false);

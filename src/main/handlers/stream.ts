@@ -1,12 +1,13 @@
 /** `pane.stream` (docs/protocol.md §9.5): a pane's screen, then its output live, on a connection of its own. */
 import type { Router } from '../router.js';
+import { lookedAt } from '../agents/agent-status.js';
 import { paneIds } from '../ids.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneStreams } from '../pane-streams.js';
 import type { Registry } from '../registry.js';
 
 export function registerStreamHandlers(router: Router, { registry, shards, streams }: { registry: Registry; shards: PaneShards; streams: PaneStreams }): void {
-  router.register('pane.stream', async (params, { connection, afterResponse }) => {
+  router.register('pane.stream', async (params, { connection, afterResponse, batch }) => {
     // Its own connection, like a subscription: nothing after this request is read.
     connection.stopReading();
     try {
@@ -18,6 +19,8 @@ export function registerStreamHandlers(router: Router, { registry, shards, strea
         return shards.refused(pane, error, 'pane_not_found');
       });
       connection.streaming = true;
+      // An attach is a look: a `done` agent is `idle` from here.
+      lookedAt(pane, batch);
       afterResponse(() => stream.start(screen));
       return {
         type: 'stream_started',

@@ -3,7 +3,8 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { EventLine, TypedEventLine } from '../../protocol/events.js';
 import { LIFECYCLE_KINDS, type LifecycleKind } from '../../protocol/enums.js';
 import { type CheckedSubscriptionSpec, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
-import type { AgentState } from '../../protocol/objects.js';
+import type { AgentState, AgentStatus } from '../../protocol/objects.js';
+import { agentStatus } from '../agents/agent-status.js';
 import { EventStream } from '../event-stream.js';
 import { readWindow } from '../../protocol/read-window.js';
 import type { EventHub, LoggedEvent } from '../event-hub.js';
@@ -21,8 +22,10 @@ function isLifecycleKind(type: string): type is LifecycleKind {
 }
 
 interface StateWatch {
+  /** `pane.agent_state_changed` (filtered by `state`) or `pane.agent_status_changed` (by `agent_status`). */
+  event: 'pane.agent_state_changed' | 'pane.agent_status_changed';
   pane: PaneRecord | undefined;
-  state: AgentState | undefined;
+  value: AgentState | AgentStatus | undefined;
   initial: boolean;
 }
 
@@ -51,17 +54,23 @@ export interface SubscriptionParts extends OutputWatchParts {
 export function registerSubscriptionHandlers(router: Router, parts: SubscriptionParts): void {
   const { registry, events } = parts;
 
+  const valueOf = (watch: StateWatch, data: { state?: string; agent_status?: string }) =>
+    watch.event === 'pane.agent_state_changed' ? data.state : data.agent_status;
+
   const stateFilter = (watch: StateWatch): Filter => (event) => {
-    if (event.line.event !== 'pane.agent_state_changed') return false;
+    if (event.line.event !== watch.event) return false;
     if (watch.pane && event.meta.paneUid !== watch.pane.uid) return false;
-    return watch.state === undefined || (event.line.data as { state?: string }).state === watch.state;
+    return watch.value === undefined || valueOf(watch, event.line.data as { state?: string }) === watch.value;
   };
 
-  const currentState = (pane: PaneRecord): EventLine =>
-    events.stamp({
-      event: 'pane.agent_state_changed',
-      data: { ...paneRef(pane), state: pane.agentState, ...(pane.agent ? { agent: pane.agent } : {}) },
-    });
+  const currentState = (watch: StateWatch, pane: PaneRecord): EventLine => {
+    const agent = pane.agent ? { agent: pane.agent } : {};
+    return watch.event === 'pane.agent_state_changed'
+      ? events.stamp({ event: watch.event, data: { ...paneRef(pane), state: pane.agentState, agent_status: agentStatus(pane), ...agent } })
+      : events.stamp({ event: watch.event, data: { ...paneRef(pane), agent_status: agentStatus(pane), ...agent } });
+  };
+  const currentValue = (watch: StateWatch, pane: PaneRecord) =>
+    watch.event === 'pane.agent_state_changed' ? pane.agentState : agentStatus(pane);
 
   const parseSubscriptions = (raw: unknown[]): CheckedSubscriptionSpec[] =>
     raw.map((entry, index) => {
@@ -81,11 +90,12 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
       const outputs = subscriptions.flatMap((sub) =>
         sub.type === 'pane.output_matched' ? [{ sub, pane: registry.resolvePane(sub.pane_id) }] : [],
       );
-      const states: StateWatch[] = subscriptions.flatMap((sub) =>
-        sub.type === 'pane.agent_state_changed'
-          ? [{ pane: sub.pane_id === undefined ? undefined : registry.resolvePane(sub.pane_id), state: sub.state, initial: sub.initial ?? false }]
-          : [],
-      );
+      const states: StateWatch[] = subscriptions.flatMap((sub): StateWatch[] => {
+        if (sub.type !== 'pane.agent_state_changed' && sub.type !== 'pane.agent_status_changed') return [];
+        const pane = sub.pane_id === undefined ? undefined : registry.resolvePane(sub.pane_id);
+        const value = sub.type === 'pane.agent_state_changed' ? sub.state : sub.agent_status;
+        return [{ event: sub.type, pane, value, initial: sub.initial ?? false }];
+      });
       // Shell and notification events, of one pane or of all.
       const paneEvents: Filter[] = subscriptions.flatMap((sub) => {
         if (sub.type !== 'pane.command_finished' && sub.type !== 'pane.notification') return [];
@@ -119,7 +129,7 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
       for (const watch of states) {
         if (!watch.initial) continue;
         const panes = watch.pane ? [watch.pane] : registry.workspaces.flatMap((w) => registry.panesInLayoutOrder(w));
-        for (const pane of panes) if (watch.state === undefined || pane.agentState === watch.state) stream.send(currentState(pane));
+        for (const pane of panes) if (watch.value === undefined || currentValue(watch, pane) === watch.value) stream.send(currentState(watch, pane));
       }
       stream.onClose(events.listen((event) => wanted(event) && stream.send(event.line)));
       for (const { sub, pane } of outputs) {
@@ -147,12 +157,13 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
     const matches: Filter = ({ line, meta }) => {
       if (line.event !== want.event) return false;
       const ids = eventIds(line);
-      const data = line.data as { agent?: string; state?: string };
+      const data = line.data as { agent?: string; state?: string; agent_status?: string };
       return (
         idMatches(want.pane_id, ids.paneId, meta.paneStableId) &&
         idMatches(want.workspace_id, ids.workspaceId, meta.workspaceStableId) &&
         (want.agent === undefined || data.agent === want.agent) &&
-        (want.state === undefined || data.state === want.state)
+        (want.state === undefined || data.state === want.state) &&
+        (want.agent_status === undefined || data.agent_status === want.agent_status)
       );
     };
     return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@
  */
 import { ProtocolError } from '../../protocol/errors.js';
 import type { EventBatch } from '../event-hub.js';
+import { lookedAt } from '../agents/agent-status.js';
 import { withFocusEvents } from '../focus-events.js';
 import { paneMeta, paneRef, workspaceMeta } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
@@ -45,6 +46,7 @@ export class WorkspaceOperations {
 
   focus(workspace: WorkspaceRecord, batch: EventBatch): void {
     withFocusEvents(this.registry, batch, () => this.registry.focusWorkspace(workspace));
+    for (const pane of workspace.panes) lookedAt(pane, batch);
   }
 
   rename(workspace: WorkspaceRecord, label: string): void {

@@ -7,7 +7,7 @@
  * hold ends. Only changes are reported, and no faster than report-throttle.ts
  * lets them (a program may flip its status a million times a second).
  */
-import type { AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
+import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { Clock, Timer } from '../clock.js';
 import { ReportThrottle } from '../report-throttle.js';
 import type { ProgramStatus } from '../signals/program-status.js';
@@ -77,6 +77,10 @@ export class AgentChecks {
     const now = this.clock.now();
     this.agent.programStatus(status, now);
     this.evaluate(now);
+  }
+
+  explain(): AgentExplanation {
+    return this.agent.explain(() => this.pane.screen());
   }
 
   dispose(): void {

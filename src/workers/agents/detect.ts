@@ -4,6 +4,7 @@
  */
 import { basename } from 'node:path';
 import type { AgentName, AgentState } from '../../protocol/objects.js';
+import type { ScreenExplanation } from '../../protocol/thread.js';
 import { AGENT_TABLES, type AgentTable, type Condition } from './rules.js';
 
 const TABLES = new Map<AgentName, AgentTable>(AGENT_TABLES.map((table) => [table.agent, table]));
@@ -83,6 +84,59 @@ export function screenState(agent: AgentName, text: string): Exclude<AgentState,
   if (!table) return 'idle';
   const screen = new Screen(text);
   return table.rules.find((rule) => holds(rule.when, screen))?.state ?? table.otherwise;
+}
+
+/** A condition as a person reads it: `has "Working..."`, `line /^> /`, `any(…)`. */
+function describe(condition: Condition): string {
+  if ('has' in condition) return `has ${JSON.stringify(condition.has)}`;
+  if ('any' in condition) return `any(${condition.any.map(describe).join(', ')})`;
+  if ('all' in condition) return `all(${condition.all.map(describe).join(', ')})`;
+  if ('line' in condition) return `line ${String(condition.line)}`;
+  if ('confirmation' in condition) return 'confirmation ("do you want"/"would you like", then "yes" or "❯")';
+  return `above the prompt box: ${describe(condition.abovePromptBox)}`;
+}
+
+const MAX_EVIDENCE_LINES = 5;
+
+/** The screen lines that made a condition hold (a `has` pattern's line, a `line` match), a few at most. */
+function evidence(condition: Condition, screen: Screen, into: string[] = []): string[] {
+  if (into.length >= MAX_EVIDENCE_LINES) return into;
+  if ('has' in condition) {
+    const pattern = condition.has;
+    const lower = pattern === pattern.toLowerCase();
+    const line = screen.lines.find((text) => (lower ? text.toLowerCase() : text).includes(pattern));
+    if (line !== undefined && !into.includes(line)) into.push(line);
+  } else if ('line' in condition) {
+    const line = screen.lines.find((text) => condition.line.test(text));
+    if (line !== undefined && !into.includes(line)) into.push(line);
+  } else if ('any' in condition || 'all' in condition) {
+    for (const part of 'any' in condition ? condition.any : condition.all) if (holds(part, screen)) evidence(part, screen, into);
+  } else if ('confirmation' in condition) {
+    const line = screen.lines.find((text) => /do you want|would you like/i.test(text));
+    if (line !== undefined) into.push(line);
+  } else {
+    evidence(condition.abovePromptBox, screen.abovePromptBox(), into);
+  }
+  return into;
+}
+
+/** Every rule of `agent`'s table against `text`, with what each saw (`agent.explain`). */
+export function explainScreen(agent: AgentName, text: string): ScreenExplanation | undefined {
+  const table = TABLES.get(agent);
+  if (!table) return undefined;
+  const screen = new Screen(text);
+  const rules = table.rules.map((rule, index) => {
+    const matched = holds(rule.when, screen);
+    return { index, state: rule.state, condition: describe(rule.when), matched, evidence: matched ? evidence(rule.when, screen) : [] };
+  });
+  const first = rules.find((rule) => rule.matched);
+  return {
+    agent,
+    ...(first ? { matchedRule: first.index } : {}),
+    rawState: first?.state ?? table.otherwise,
+    otherwise: table.otherwise,
+    rules,
+  };
 }
 
 /**

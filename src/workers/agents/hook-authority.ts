@@ -108,6 +108,13 @@ export class HookAuthority {
   }
 
   /** The claim in charge: the latest one. */
+  /** The claim in charge and the source that made it. */
+  get currentWithSource(): { source: string; claim: Claim } | undefined {
+    let latest: { source: string; claim: Claim } | undefined;
+    for (const [source, claim] of this.claims) if (!latest || claim.order > latest.claim.order) latest = { source, claim };
+    return latest;
+  }
+
   get current(): Claim | undefined {
     let latest: Claim | undefined;
     for (const claim of this.claims.values()) if (!latest || claim.order > latest.order) latest = claim;

@@ -10,9 +10,9 @@
 import { readFileSync } from 'node:fs';
 import { readProcStat } from '../../os/proc-stat.js';
 import type { AgentName } from '../../protocol/objects.js';
-import type { AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
+import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { ProgramStatus } from '../signals/program-status.js';
-import { StateTracker, agentOfProcess, knownAgent } from './detect.js';
+import { StateTracker, agentOfProcess, explainScreen, knownAgent } from './detect.js';
 import { type Binding, type BindingCheck, HookAuthority } from './hook-authority.js';
 
 /** How long an agent that left the foreground keeps the pane (its final `idle` must be seen). */
@@ -173,6 +173,26 @@ export class PaneAgent {
     const { state, recheckAt } = this.tracker.update(this.detected, this.detected ? screen() : '', now);
     const picture: AgentPicture = this.detected ? withSession({ agent: this.detected, state, source: 'screen' }) : { state };
     return { picture, ...(recheckAt === undefined ? {} : { recheckAt }) };
+  }
+
+  /** The layer in charge of the picture now and its evidence, in the order `decide` consults them. */
+  explain(screen: () => string): AgentExplanation {
+    const base = {
+      ...(this.detected ? { detected: this.detected } : {}),
+      ...(this.foregroundPgid === undefined ? {} : { foregroundPgid: this.foregroundPgid }),
+      state: this.reported.state,
+    };
+    const hook = this.hooks.currentWithSource;
+    if (hook) {
+      const { agent, state, message } = hook.claim;
+      return { ...base, decidedBy: 'hook', hook: { source: hook.source, agent, state, ...(message ? { message } : {}) } };
+    }
+    if (this.status) {
+      const { state, app, message } = this.status;
+      return { ...base, decidedBy: 'status', status: { state, ...(app ? { app } : {}), ...(message ? { message } : {}) } };
+    }
+    const rules = this.detected ? explainScreen(this.detected, screen()) : undefined;
+    return rules ? { ...base, decidedBy: 'screen', screen: rules } : { ...base, decidedBy: 'nothing' };
   }
 
   /** A new report's binding: the detected agent when it names it, its group when nothing is detected; none when it names another agent. */

@@ -1,0 +1,142 @@
+/**
+ * `herdr agent …` (docs/protocol.md §13, §11): the agent API with herdr's argv. A target
+ * is an agent's instance id, the id of its pane, or its name.
+ */
+import type { Command } from 'commander';
+import { AGENT_STATUSES, type AgentStatus } from '../../protocol/enums.js';
+import { usageError } from '../failure.js';
+import { type SocketOption, printNothing, send } from '../output.js';
+import { nonNegativeInt, oneOf, positiveInt } from './parse.js';
+
+const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
+const given = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+
+/** `--until` may be given many times: each adds a status. */
+function collectStatus(value: string, previous: AgentStatus[] = []): AgentStatus[] {
+  return [...previous, oneOf(...AGENT_STATUSES)(value)];
+}
+
+interface StartFlags extends SocketOption {
+  kind?: string;
+  pane?: string;
+  cwd?: string;
+  label?: string;
+  timeout?: number;
+  wait: boolean;
+  focus?: boolean;
+}
+
+export function addAgentCommands(program: Command): void {
+  const agent = program.command('agent').description('start, prompt, wait on and read agents (a target is an instance id, pane id or name)');
+
+  socket(agent.command('list').description('list the agents in every pane, with their status')).action((flags: SocketOption) =>
+    send('cli:agent:list', 'agent.list', {}, flags),
+  );
+
+  socket(agent.command('get').argument('<target>').description('show one agent')).action((target: string, flags: SocketOption) =>
+    send('cli:agent:get', 'agent.get', { target }, flags),
+  );
+
+  socket(
+    agent
+      .command('read')
+      .argument('<target>')
+      .description('print the agent\'s screen text (a read counts as looking: done turns idle)')
+      .option('--source <source>', 'visible | recent', oneOf('visible', 'recent'), 'recent')
+      .option('--lines <n>', 'rows of recent text (at most 10000)', nonNegativeInt)
+      .option('--format <format>', 'text | ansi', oneOf('text', 'ansi'), 'text')
+      .option('--ansi', 'same as --format ansi'),
+  ).action((target: string, flags: SocketOption & { source: 'visible' | 'recent'; lines?: number; format: 'text' | 'ansi'; ansi?: boolean }) =>
+    send(
+      'cli:agent:read',
+      'agent.read',
+      { target, source: flags.source, format: flags.ansi ? 'ansi' : flags.format, ...given('lines', flags.lines) },
+      flags,
+      (response) => process.stdout.write(response.result.read.text),
+    ),
+  );
+
+  socket(
+    agent
+      .command('start')
+      .argument('<name>', 'a name to address it by: a lowercase letter, then up to 31 of a-z 0-9 - _')
+      .argument('[argv...]', 'after --: the kind\'s arguments, or without --kind the whole command')
+      .description('start an agent in a new workspace or an idle shell pane; answers when it is ready for input')
+      .option('--kind <kind>', 'a known agent (pi, claude, codex, …)')
+      .option('--pane <id>', 'type it into this idle shell pane instead of a new workspace')
+      .option('--cwd <dir>', 'directory of the new workspace')
+      .option('--label <label>', 'label of the new pane')
+      .option('--focus', 'focus the new workspace')
+      .option('--timeout <ms>', 'how long to wait until it is ready (default 30000)', positiveInt)
+      .option('--no-wait', 'answer at once (launch_pending) instead of when it is ready'),
+  ).action((name: string, argv: string[], flags: StartFlags) => {
+    if (flags.kind === undefined && argv.length === 0) usageError('give --kind, or the command after --');
+    send(
+      'cli:agent:start',
+      'agent.start',
+      {
+        name,
+        ...(flags.kind === undefined ? { command: argv } : { kind: flags.kind, ...given('args', argv.length > 0 ? argv : undefined) }),
+        ...given('pane_id', flags.pane),
+        ...given('cwd', flags.cwd),
+        ...given('label', flags.label),
+        ...given('focus', flags.focus),
+        ...given('timeout_ms', flags.timeout),
+        wait: flags.wait,
+      },
+      flags,
+    );
+  });
+
+  socket(
+    agent
+      .command('prompt')
+      .argument('<target>')
+      .argument('<text...>')
+      .description('type a prompt and Enter in one write; with --wait, answer when the turn it started ends')
+      .option('--wait', 'wait until the agent is idle, done or blocked again (or --until)')
+      .option('--until <status>', `wait for this status (repeatable): ${AGENT_STATUSES.join(' | ')}`, collectStatus)
+      .option('--timeout <ms>', 'give up waiting after this long', positiveInt)
+      .option('--stall <ms>', 'how long the agent may stay in its state before the prompt counts as stalled (default 5000)', positiveInt),
+  ).action((target: string, words: string[], flags: SocketOption & { wait?: boolean; until?: AgentStatus[]; timeout?: number; stall?: number }) => {
+    if (!flags.wait && (flags.until !== undefined || flags.timeout !== undefined || flags.stall !== undefined)) {
+      usageError('--until, --timeout and --stall need --wait');
+    }
+    const wait = flags.wait ? { wait: { ...given('until', flags.until), ...given('timeout_ms', flags.timeout) } } : {};
+    send('cli:agent:prompt', 'agent.prompt', { target, text: words.join(' '), ...wait, ...given('stall_ms', flags.stall) }, flags);
+  });
+
+  socket(
+    agent
+      .command('wait')
+      .argument('<target>')
+      .description('wait until the agent is idle, done or blocked (or --until); at once if it already is')
+      .option('--until <status>', `wait for this status (repeatable): ${AGENT_STATUSES.join(' | ')}`, collectStatus)
+      .option('--timeout <ms>', 'give up after this long', positiveInt),
+  ).action((target: string, flags: SocketOption & { until?: AgentStatus[]; timeout?: number }) =>
+    send('cli:agent:wait', 'agent.wait', { target, ...given('until', flags.until), ...given('timeout_ms', flags.timeout) }, flags),
+  );
+
+  socket(agent.command('send-keys').argument('<target>').argument('<keys...>').description('press keys in the agent\'s pane (e.g. answer its menu)'))
+    .action((target: string, keys: string[], flags: SocketOption) => send('cli:agent:send-keys', 'agent.send_keys', { target, keys }, flags, printNothing));
+
+  socket(
+    agent
+      .command('rename')
+      .argument('<target>')
+      .argument('[name]')
+      .description('name the agent (it keeps the name while it runs in the pane)')
+      .option('--clear', 'remove its name'),
+  ).action((target: string, name: string | undefined, flags: SocketOption & { clear?: boolean }) => {
+    if ((name === undefined) === !flags.clear) usageError('give a name or --clear');
+    send('cli:agent:rename', 'agent.rename', { target, name: flags.clear ? null : name }, flags);
+  });
+
+  socket(agent.command('focus').argument('<target>').description('focus the agent\'s pane (counts as looking: done turns idle)')).action(
+    (target: string, flags: SocketOption) => send('cli:agent:focus', 'agent.focus', { target }, flags),
+  );
+
+  socket(agent.command('explain').argument('<target>').description('which hook report, status or screen rule decided the state, with the evidence')).action(
+    (target: string, flags: SocketOption) => send('cli:agent:explain', 'agent.explain', { target }, flags),
+  );
+}
