@@ -34,6 +34,9 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     rows: pane.rows,
     pid: pane.pid,
     title: pane.title || undefined,
+    tokens: pane.reported?.tokens,
+    display_agent: pane.reported?.displayAgent,
+    state_labels: pane.reported?.stateLabels,
   };
 }
 
@@ -46,6 +49,7 @@ export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): W
     pane_count: workspace.panes.length,
     agent_state: aggregateState(workspace.panes),
     stable_id: workspaceStableId(workspace.uid),
+    tokens: workspace.reportedTokens,
   };
 }
 

@@ -37,3 +37,7 @@ export const LIFECYCLE_KINDS = [
   'pane.agent_detected',
 ] as const;
 export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
+
+/** The states a `pane.report_metadata` state label may name: the agent states and `done` (idle, not yet looked at). */
+export const METADATA_STATE_KEYS = ['idle', 'working', 'blocked', 'done', 'unknown'] as const;
+export type MetadataStateKey = (typeof METADATA_STATE_KEYS)[number];

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   server_unavailable: 'the server is shutting down',
   invalid_agent: 'an agent report without an agent label (empty or blank)',
   events_lost: 'EXT: events.subscribe `since` names events no longer retained',
+  metadata_limit: 'EXT: a metadata report would give a pane or workspace more than 32 tokens or 16 sources; nothing was changed',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

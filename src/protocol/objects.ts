@@ -4,11 +4,16 @@
  * same definitions the code's types come from.
  */
 import { z } from 'zod';
-import { AGENT_SOURCES, AGENT_STATES, READ_SOURCES } from './enums.js';
+import { AGENT_SOURCES, AGENT_STATES, METADATA_STATE_KEYS, READ_SOURCES } from './enums.js';
 
 export * from './enums.js';
 
 const count = z.number().int().min(0);
+
+/** Named tokens a client reported for display (`pane.report_metadata`, `workspace.report_metadata`), merged over its sources. */
+export const reportedTokensSchema = z
+  .record(z.string(), z.string())
+  .describe('EXT: display-only named tokens reported with pane.report_metadata / workspace.report_metadata, the newest report winning each name');
 
 export const workspaceInfoSchema = z.object({
   workspace_id: z.string(),
@@ -18,6 +23,7 @@ export const workspaceInfoSchema = z.object({
   pane_count: count,
   agent_state: z.enum(AGENT_STATES),
   stable_id: z.string(),
+  tokens: reportedTokensSchema.optional(),
 });
 export type WorkspaceInfo = z.output<typeof workspaceInfoSchema>;
 
@@ -54,6 +60,12 @@ export const paneInfoSchema = z.object({
   rows: z.number().int().min(1),
   pid: z.number().int(),
   title: z.string().optional(),
+  tokens: reportedTokensSchema.optional(),
+  display_agent: z.string().optional().describe('EXT: the agent name a client reported for display (pane.report_metadata)'),
+  state_labels: z
+    .partialRecord(z.enum(METADATA_STATE_KEYS), z.string())
+    .optional()
+    .describe('EXT: display text per state a client reported (pane.report_metadata)'),
 });
 export type PaneInfo = z.output<typeof paneInfoSchema>;
 
