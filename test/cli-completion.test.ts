@@ -38,13 +38,15 @@ describe('herdr completion', () => {
 
   it('completes groups, commands and flags', async () => {
     assert.deepEqual(await complete('wo'), ['workspace']);
-    assert.deepEqual((await complete('pane', 're')).sort(), ['read', 'release-agent', 'report-agent', 'report-agent-session']);
+    assert.deepEqual((await complete('pane', 're')).sort(), ['read', 'release-agent', 'rename', 'report-agent', 'report-agent-session', 'report-metadata']);
     assert.deepEqual((await complete('pane', 'read', '--')).sort(), ['--host', '--lines', '--raw', '--socket', '--source', '--ssh-command']);
   });
 
   it('completes live pane and workspace ids from the server', async () => {
     assert.deepEqual(await complete('pane', 'get', '--socket', server.socketPath, ''), ['1-1', '1-2']);
     assert.deepEqual(await complete('workspace', 'focus', '--socket', server.socketPath, ''), ['1']);
+    assert.deepEqual(await complete('pane', 'process-info', '--socket', server.socketPath, ''), ['1-1', '1-2']);
+    assert.deepEqual(await complete('workspace', 'report-metadata', '--socket', server.socketPath, ''), ['1']);
     assert.deepEqual(await complete('pane', 'get', '--socket', server.socketPath, '1-1', ''), [], 'one id is all a command takes');
   });
 

@@ -78,6 +78,14 @@ describe('result and event schemas', () => {
       await check('pane.get', client.pane.get({ pane_id: pane }));
       await check('pane.release_agent', client.pane.releaseAgent({ pane_id: pane, source: 'schemas', agent: 'mybot', seq: 1_800_000_000_000_000_002n }));
       await check('pane.clear_agent_authority', client.pane.clearAgentAuthority({ pane_id: pane }));
+      await check('pane.process_info', client.pane.processInfo({ pane_id: pane }));
+      await check('pane.rename', client.pane.rename({ pane_id: pane, label: 'schemas' }));
+      await check('pane.report_metadata', client.pane.reportMetadata({
+        pane_id: pane, source: 'schemas', tokens: { branch: 'main' }, title: 'Fixing', display_agent: 'Bot', state_labels: { done: 'finished' }, seq: 1, ttl_ms: 600_000,
+      }));
+      await check('workspace.report_metadata', client.workspace.reportMetadata({ workspace_id: ws, source: 'schemas', tokens: { build: 'green' } }));
+      await check('pane.get', client.pane.get({ pane_id: pane }));
+      await check('workspace.get', client.workspace.get({ workspace_id: ws }));
       await check('pane.send_input', client.pane.sendInput({ pane_id: `${ws}-1`, text: 'pi' })); // the fake agent
       await client.waitForOutput(`${ws}-1`, 'done', { source: 'visible', timeoutMs: 10_000 });
       for await (const line of matches) {

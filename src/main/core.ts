@@ -12,6 +12,7 @@ import { PaneOperations } from './operations/panes.js';
 import { PaneSpawner } from './operations/pane-spawner.js';
 import { WorkspaceOperations } from './operations/workspaces.js';
 import { OutputMatchers } from './output-matchers.js';
+import { ReportedMetadata } from './metadata.js';
 import { PaneRemoval } from './pane-removal.js';
 import { PaneShards } from './pane-shards.js';
 import { PaneStreams } from './pane-streams.js';
@@ -44,6 +45,8 @@ export class ServerCore {
   readonly matchers = new OutputMatchers();
   readonly open = new OpenCounts();
   readonly streams = new PaneStreams(this.registry);
+  /** What clients reported for display (pane.report_metadata, workspace.report_metadata). */
+  readonly metadata = new ReportedMetadata();
   readonly spawner: PaneSpawner;
   readonly shards: PaneShards;
   readonly removal: PaneRemoval;
@@ -73,7 +76,7 @@ export class ServerCore {
     });
     this.pool = new ShardPool(options.workers, this.reports, options.shards);
     this.shards = new PaneShards(this.pool, this.registry);
-    this.removal = new PaneRemoval(this.registry, this.matchers, this.streams, this.shards);
+    this.removal = new PaneRemoval(this.registry, this.matchers, this.streams, this.shards, this.metadata);
     this.workspaces = new WorkspaceOperations(this.registry, this.shards, this.spawner, this.removal);
     this.panes = new PaneOperations(this.registry, this.shards, this.spawner, this.removal);
     if (options.persistence) {
@@ -103,6 +106,7 @@ export class ServerCore {
     // No new work from here; the last snapshot has the session as it stands.
     this.spawner.refuseFromNowOn();
     this.reports.stop();
+    this.metadata.stop();
     await this.snapshots?.flush();
     await this.pool.stop();
   }

@@ -10,6 +10,7 @@ import type { EventBatch } from './event-hub.js';
 import { addFocusEvents } from './focus-events.js';
 import { paneMeta, paneRef, workspaceMeta } from './ids.js';
 import type { OutputMatchers } from './output-matchers.js';
+import type { ReportedMetadata } from './metadata.js';
 import type { PaneShards } from './pane-shards.js';
 import type { PaneStreams } from './pane-streams.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
@@ -26,6 +27,7 @@ export class PaneRemoval {
     private readonly matchers: OutputMatchers,
     private readonly streams: PaneStreams,
     private readonly shards: PaneShards,
+    private readonly metadata: ReportedMetadata,
   ) {}
 
   /** A client closed the pane: its shard ends its processes (no `pane_exited`). */
@@ -44,6 +46,7 @@ export class PaneRemoval {
     const panes = [...workspace.panes];
     this.registry.removeWorkspace(workspace);
     for (const pane of panes) this.matchers.paneGone(pane.uid);
+    this.metadata.workspaceGone(workspace);
     batch.add('workspace_closed', { workspace_id: workspaceId }, workspaceMeta(workspace));
     addFocusEvents(this.registry, focusBefore, batch);
   }
@@ -64,6 +67,8 @@ export class PaneRemoval {
     const focusBefore = this.registry.focusKey();
     const { workspaceClosed } = this.registry.removePane(pane);
     this.matchers.paneGone(pane.uid);
+    this.metadata.paneGone(pane);
+    if (workspaceClosed) this.metadata.workspaceGone(pane.workspace);
     batch.add('pane_closed', ref, meta);
     if (workspaceClosed) batch.add('workspace_closed', { workspace_id: ref.workspace_id }, { workspaceStableId: meta.workspaceStableId });
     addFocusEvents(this.registry, focusBefore, batch);

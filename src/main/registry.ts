@@ -9,7 +9,7 @@
 import { ProtocolError } from '../protocol/errors.js';
 import type { AgentSession, AgentSource, AgentState, PreviousAgentSession } from '../protocol/objects.js';
 import { parsePaneId, parseWorkspaceId } from './ids.js';
-import type { SplitDirection } from '../protocol/enums.js';
+import type { AgentStatus, SplitDirection } from '../protocol/enums.js';
 import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
 
 export interface PaneFacts {
@@ -27,6 +27,14 @@ export interface PaneLaunch {
   command: string[] | undefined;
   /** The client's environment additions. */
   env: Record<string, string> | undefined;
+}
+
+/** What a pane shows of clients' metadata reports (metadata.ts; the title is for agent objects, not pane_info). */
+export interface ReportedPaneMetadata {
+  tokens: Record<string, string> | undefined;
+  title: string | undefined;
+  displayAgent: string | undefined;
+  stateLabels: Partial<Record<AgentStatus, string>> | undefined;
 }
 
 export interface PaneRecord extends PaneFacts {
@@ -64,6 +72,8 @@ export interface PaneRecord extends PaneFacts {
   restored: boolean;
   /** The agent session of a restored pane that was not resumed into it. */
   previousAgentSession: PreviousAgentSession | undefined;
+  /** What clients reported for display (metadata.ts); absent when nothing. */
+  reported?: ReportedPaneMetadata | undefined;
 }
 
 export interface AgentStart {
@@ -83,6 +93,8 @@ export interface WorkspaceRecord {
   panes: PaneRecord[];
   layout: LayoutNode;
   focusedPaneUid: number;
+  /** Tokens clients reported for display (metadata.ts); absent when none. */
+  reportedTokens?: Record<string, string> | undefined;
 }
 
 export class Registry {

@@ -6,6 +6,7 @@
 import type { AgentInfo, AgentState, PaneInfo, WorkspaceInfo } from '../protocol/objects.js';
 import { aggregateStatus, agentStatus } from './agents/agent-status.js';
 import { instanceOf, nameOf } from './agents/occupants.js';
+import { reportedTitle } from './metadata.js';
 import { paneIds, workspaceStableId } from './ids.js';
 import { layoutOrder } from './layout.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
@@ -37,6 +38,9 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     rows: pane.rows,
     pid: pane.pid,
     title: pane.title || undefined,
+    tokens: pane.reported?.tokens,
+    display_agent: pane.reported?.displayAgent,
+    state_labels: pane.reported?.stateLabels,
   };
 }
 
@@ -60,6 +64,7 @@ export function agentInfo(registry: Registry, pane: PaneRecord): AgentInfo {
     focused: registry.isFocused(pane),
     cwd: pane.cwd,
     label: pane.label,
+    title: reportedTitle(pane),
     terminal_title: pane.title || undefined,
     revision: pane.revision,
   };
@@ -75,6 +80,7 @@ export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): W
     agent_state: aggregateState(workspace.panes),
     agent_status: aggregateStatus(workspace.panes),
     stable_id: workspaceStableId(workspace.uid),
+    tokens: workspace.reportedTokens,
   };
 }
 

@@ -7,6 +7,10 @@ import { readFileSync } from 'node:fs';
 export interface ProcStat {
   /** Field 3: R, S, Z, … */
   state: string;
+  /** Field 4. */
+  parentPid: number;
+  /** Field 5: the process group it belongs to. */
+  processGroup: number;
   /** Field 6: the process session (setsid(2)) it belongs to. */
   processSession: number;
   /** Field 8: the foreground process group of its terminal (0 or -1 without one). */
@@ -21,7 +25,21 @@ export interface ProcStat {
 export function parseProcStat(text: string): ProcStat {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const field = (n: number) => Number(fields[n - 3]);
-  return { state: fields[0] ?? '', processSession: field(6), tpgid: field(8), utimeTicks: field(14), stimeTicks: field(15), nice: field(19) };
+  return {
+    state: fields[0] ?? '',
+    parentPid: field(4),
+    processGroup: field(5),
+    processSession: field(6),
+    tpgid: field(8),
+    utimeTicks: field(14),
+    stimeTicks: field(15),
+    nice: field(19),
+  };
+}
+
+/** Field 2: the command name the kernel keeps (at most 15 bytes), without its parentheses. */
+export function procStatName(text: string): string {
+  return text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
 }
 
 /** The stat of a process (or `<pid>/task/<tid>`, a thread), or undefined when it is gone. */

@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   invalid_agent_argument: 'an agent argument with a control character',
   agent_pane_busy: 'agent.start into a pane that is not an idle shell (an agent or a command is in front)',
   agent_start_failed: 'the started agent exited or left before it was ready for input',
+  metadata_limit: 'EXT: a metadata report would give a pane or workspace more than 32 tokens or 16 sources; nothing was changed',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -13,7 +13,7 @@ import { AGENT_METHODS } from './methods/agents.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
 import { WORKTREE_METHODS } from './methods/worktrees.js';
-import { type MethodEntry, dimension, empty, execText, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
+import { type MethodEntry, dimension, empty, execText, hookSeq, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
 
 
 /** The two kinds of docs/protocol.md §10.5–10.6 take an optional pane; without it they watch every pane. */
@@ -57,17 +57,6 @@ export const WAITABLE_EVENTS = [
   'pane.notification',
 ] as const;
 
-/**
- * A hook's sequence number (docs/protocol.md §10.5): a non-negative integer up to 2^64-1, compared exactly.
- * Hooks send nanosecond clocks (~1.8e18, past 2^53): the router parses such lines losslessly, so large
- * values arrive as bigint.
- */
-const hookSeq = optional(
-  z
-    .union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.bigint().min(0n).max(2n ** 64n - 1n)])
-    .transform((value) => BigInt(value))
-    .describe('a non-negative integer below 2^64, compared exactly'),
-);
 const hookFields = {
   pane_id: paneId,
   source: z.string().min(1).max(256),

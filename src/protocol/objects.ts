@@ -10,6 +10,11 @@ export * from './enums.js';
 
 const count = z.number().int().min(0);
 
+/** Named tokens a client reported for display (`pane.report_metadata`, `workspace.report_metadata`), merged over its sources. */
+export const reportedTokensSchema = z
+  .record(z.string(), z.string())
+  .describe('EXT: display-only named tokens reported with pane.report_metadata / workspace.report_metadata, the newest report winning each name');
+
 export const workspaceInfoSchema = z.object({
   workspace_id: z.string(),
   number: z.number().int().min(1),
@@ -19,6 +24,7 @@ export const workspaceInfoSchema = z.object({
   agent_state: z.enum(AGENT_STATES),
   agent_status: z.enum(AGENT_STATUSES).describe('the workspace\'s aggregate agent status (`done` ranks with an unseen idle)'),
   stable_id: z.string(),
+  tokens: reportedTokensSchema.optional(),
 });
 export type WorkspaceInfo = z.output<typeof workspaceInfoSchema>;
 
@@ -56,6 +62,12 @@ export const paneInfoSchema = z.object({
   rows: z.number().int().min(1),
   pid: z.number().int(),
   title: z.string().optional(),
+  tokens: reportedTokensSchema.optional(),
+  display_agent: z.string().optional().describe('EXT: the agent name a client reported for display (pane.report_metadata)'),
+  state_labels: z
+    .partialRecord(z.enum(AGENT_STATUSES), z.string())
+    .optional()
+    .describe('EXT: display text per state a client reported (pane.report_metadata)'),
 });
 export type PaneInfo = z.output<typeof paneInfoSchema>;
 
@@ -81,6 +93,7 @@ export const agentInfoSchema = z.object({
   focused: z.boolean(),
   cwd: z.string().optional(),
   label: z.string().optional().describe('the pane\'s own label'),
+  title: z.string().optional().describe('the title pane.report_metadata reported for it'),
   terminal_title: z.string().optional().describe('the window title the program set'),
   revision: count,
 });

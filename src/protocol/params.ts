@@ -44,3 +44,15 @@ export const spawnOptions = {
 export const timeoutMs = optional(z.number().int().min(0));
 export const empty = z.object({});
 export const ok = z.object({ type: z.literal('ok') });
+
+/**
+ * A hook's sequence number (docs/protocol.md §10.5): a non-negative integer up to 2^64-1, compared exactly.
+ * Hooks send nanosecond clocks (~1.8e18, past 2^53): the router parses such lines losslessly, so large
+ * values arrive as bigint. Also the seq of metadata reports (methods/pane-details.ts).
+ */
+export const hookSeq = optional(
+  z
+    .union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.bigint().min(0n).max(2n ** 64n - 1n)])
+    .transform((value) => BigInt(value))
+    .describe('a non-negative integer below 2^64, compared exactly'),
+);

@@ -159,6 +159,14 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { target: pane, keys: [random.pick(KEYS)] };
     case 'agent.wait':
       return { target: pane, until: ['blocked'], timeout_ms: 20 };
+    case 'pane.process_info':
+      return random.chance(0.5) ? { pane_id: pane } : {};
+    case 'pane.rename':
+      return { pane_id: pane, label: random.pick(['fuzz', '  ', null]) };
+    case 'pane.report_metadata':
+      return { pane_id: pane, source: 'fuzz', tokens: { t: 'v', gone: null }, title: 'fuzz', state_labels: { done: 'ok' }, ttl_ms: 1 + random.int(1000), seq: '@@ns@@' };
+    case 'workspace.report_metadata':
+      return { workspace_id: workspace, source: 'fuzz', tokens: { t: 'v' }, ttl_ms: 1 + random.int(1000) };
   }
 }
 

@@ -5,6 +5,7 @@ import { SPLIT_DIRECTIONS, type SplitDirection } from '../../protocol/enums.js';
 import { type SocketOption, printNothing, send } from '../output.js';
 import { addAgentReportCommands } from './agent-reports.js';
 import { addAttachCommand } from './attach.js';
+import { addPaneDetailCommands } from './pane-details.js';
 import { nonNegativeInt, oneOf } from './parse.js';
 
 export function addPaneCommands(program: Command): void {
@@ -86,4 +87,5 @@ export function addPaneCommands(program: Command): void {
 
   addAttachCommand(pane);
   addAgentReportCommands(pane);
+  addPaneDetailCommands(pane);
 }

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type SocketOption, send } from '../output.js';
+import { addWorkspaceMetadataCommand } from './pane-details.js';
 
 export function addWorkspaceCommands(program: Command): void {
   const workspace = program.command('workspace').description('list, create and manage workspaces');
@@ -48,4 +49,6 @@ export function addWorkspaceCommands(program: Command): void {
   socket(workspace.command('close').argument('<id>').description('close a workspace and end its panes')).action(
     (id: string, flags: SocketOption) => send('cli:workspace:close', 'workspace.close', { workspace_id: id }, flags),
   );
+
+  addWorkspaceMetadataCommand(workspace);
 }

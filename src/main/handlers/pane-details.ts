@@ -1,5 +1,94 @@
-/** pane.process_info, pane.rename and reported metadata (docs/protocol.md §5). */
-import type { ServerCore } from '../core.js';
+/**
+ * pane.process_info, pane.rename and reported metadata (docs/protocol.md §5):
+ * what runs in a pane (read from /proc, asynchronously), the pane's own label,
+ * and display-only tokens (metadata.ts).
+ */
+import { ProtocolError } from '../../protocol/errors.js';
+import type { MethodParams } from '../../protocol/methods.js';
+import type { ProcessInfo } from '../../protocol/methods/pane-details.js';
+import { paneProcesses } from '../../os/process-info.js';
+import { paneIds } from '../ids.js';
+import type { MetadataReport, ReportedMetadata } from '../metadata.js';
+import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
+import { paneInfo } from '../wire-views.js';
 
-export function registerPaneDetailHandlers(_router: Router, _core: ServerCore): void {}
+const OK = { type: 'ok' } as const;
+
+/** The pane named, or the focused pane of the active workspace. */
+function targetPane(registry: Registry, paneId: string | undefined): PaneRecord {
+  if (paneId !== undefined) return registry.resolvePane(paneId);
+  const workspace = registry.activeWorkspace;
+  const focused = workspace && registry.paneByUid(workspace.focusedPaneUid);
+  if (!focused) throw new ProtocolError('pane_not_found', 'no pane is focused (no workspace is open)');
+  return focused;
+}
+
+async function processInfo(pane: PaneRecord): Promise<ProcessInfo> {
+  const ids = paneIds(pane);
+  const found = await paneProcesses(pane.pid);
+  return {
+    pane_id: ids.pane_id,
+    stable_id: ids.stable_id,
+    shell_pid: found.shellPid,
+    shell_argv: found.shellArgv,
+    foreground_process_group_id: found.foregroundGroup,
+    tty: found.tty,
+    foreground_processes: found.foreground.map((process) => ({
+      pid: process.pid,
+      name: process.name,
+      argv0: process.argv?.[0],
+      argv: process.argv,
+      cwd: process.cwd,
+    })),
+  };
+}
+
+/** A label as given, trimmed; absent, empty or blank clears it. */
+function cleanLabel(label: string | undefined): string | undefined {
+  const trimmed = label?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function paneReport(params: MethodParams<'pane.report_metadata'>): MetadataReport {
+  return {
+    source: params.source,
+    seq: params.seq,
+    ttlMs: params.ttl_ms,
+    tokens: params.tokens,
+    title: params.title,
+    displayAgent: params.display_agent,
+    stateLabels: params.state_labels,
+    clearTitle: params.clear_title,
+    clearDisplayAgent: params.clear_display_agent,
+    clearStateLabels: params.clear_state_labels,
+  };
+}
+
+export function registerPaneDetailHandlers(router: Router, { registry, metadata }: { registry: Registry; metadata: ReportedMetadata }): void {
+  router.register('pane.process_info', async (params) => {
+    const pane = targetPane(registry, params.pane_id);
+    const info = await processInfo(pane);
+    // The pane may have gone while /proc was read; its numbers may have moved too.
+    if (registry.paneByUid(pane.uid) !== pane) throw new ProtocolError('pane_not_found', `pane ${params.pane_id ?? info.pane_id} went away`);
+    return { type: 'pane_process_info', process_info: { ...info, pane_id: paneIds(pane).pane_id } };
+  });
+
+  router.register('pane.rename', (params) => {
+    const pane = registry.resolvePane(params.pane_id);
+    pane.label = cleanLabel(params.label);
+    return { type: 'pane_info', pane: paneInfo(registry, pane) };
+  });
+
+  // Answered `ok` also when the report is dropped for an old seq, as hook reports are (§10.5).
+  router.register('pane.report_metadata', (params) => {
+    metadata.reportPane(registry.resolvePane(params.pane_id), paneReport(params));
+    return OK;
+  });
+
+  router.register('workspace.report_metadata', (params) => {
+    const workspace = registry.resolveWorkspace(params.workspace_id);
+    metadata.reportWorkspace(workspace, { source: params.source, seq: params.seq, ttlMs: params.ttl_ms, tokens: params.tokens });
+    return OK;
+  });
+}
