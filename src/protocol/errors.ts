@@ -16,6 +16,9 @@ export const ERROR_CODES = {
   server_unavailable: 'the server is shutting down',
   invalid_agent: 'an agent report without an agent label (empty or blank)',
   events_lost: 'EXT: events.subscribe `since` names events no longer retained',
+  invalid_target: 'a target this server does not have yet (tabs), or two targets that exclude each other',
+  invalid_layout: 'a layout tree that is malformed or too big (panes, depth, ratio, command, env); nothing was started',
+  layout_apply_failed: 'a leaf of the layout could not start; the message names it; nothing was left behind',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

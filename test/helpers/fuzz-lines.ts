@@ -138,6 +138,12 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { pane_id: pane, source: 'fuzz' };
     case 'pane.report_agent_session':
       return { pane_id: pane, source: 'fuzz', agent: 'fuzzbot', agent_session_id: 's', agent_session_path: '/tmp/s' };
+    case 'layout.export':
+      return { workspace_id: workspace };
+    case 'layout.apply': {
+      const leaf = { type: 'pane', cwd: dir, command: ['/bin/true'], label: 'fuzz', env: { FUZZ: '1' } };
+      return { root: { type: 'split', direction: random.pick(['right', 'down']), ratio: 0.5, first: leaf, second: { ...leaf } }, label: 'fuzz' };
+    }
   }
 }
 
