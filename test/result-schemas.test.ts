@@ -115,6 +115,10 @@ describe('result and event schemas', () => {
       await check('pane.close', client.pane.close({ pane_id: `${ws}-2` }));
       await streamed;
       await check('events.wait', exited);
+      await check('layout.export', client.layout.export({ workspace_id: ws }));
+      await check('layout.apply', client.layout.apply({
+        root: { type: 'split', direction: 'down', ratio: 0.25, first: { type: 'pane', cwd: server.dir, label: 'top', command: ['/bin/sh'], env: { A: '1' } }, second: { type: 'pane' } },
+      }));
       await check('server.stats', client.server.stats());
       await check('workspace.close', client.workspace.close({ workspace_id: ws }));
       await check('server.stop', client.server.stop());

@@ -44,6 +44,8 @@ export const EXAMPLES: Record<string, string> = {
   'dial-stdio': 'ssh buildbox herdr dial-stdio',
   'completion': 'source <(herdr completion bash)',
   'schema': 'herdr schema > protocol.schema.json',
+  'layout export': 'herdr layout export --workspace 2 > review.json',
+  'layout apply': 'herdr layout apply review.json --label review --focus',
 };
 
 /** Adds its example to every command that has one (and says nothing for the groups). */

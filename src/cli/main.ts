@@ -5,6 +5,7 @@ import { addAgentCommands } from './commands/agent.js';
 import { addCompletionCommands } from './commands/completion.js';
 import { addDialStdioCommand } from './commands/dial-stdio.js';
 import { addFleetCommands } from './commands/fleet.js';
+import { addLayoutCommands } from './commands/layout.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
@@ -33,6 +34,7 @@ addFleetCommands(program);
 addDialStdioCommand(program);
 addCompletionCommands(program);
 addSchemaCommand(program);
+addLayoutCommands(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

@@ -156,6 +156,7 @@ export class HerdrClient {
   readonly events: MethodGroup<'events'>;
   readonly server: MethodGroup<'server'>;
   readonly agent: MethodGroup<'agent'>;
+  readonly layout: MethodGroup<'layout'>;
   private readonly keepAlive: boolean;
   private connection: Promise<HerdrConnection> | undefined;
 
@@ -169,6 +170,7 @@ export class HerdrClient {
     this.events = methodGroup('events', call);
     this.server = methodGroup('server', call);
     this.agent = methodGroup('agent', call);
+    this.layout = methodGroup('layout', call);
   }
 
   ping(): Promise<MethodResults['ping']> {

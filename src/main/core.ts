@@ -7,7 +7,9 @@
 import type { ServerStats } from '../protocol/objects.js';
 import { EventHub, type LoggedEvent } from './event-hub.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
+import { HeldReports } from './held-reports.js';
 import { OpenCounts } from './open-counts.js';
+import { LayoutOperations } from './operations/layouts.js';
 import { PaneOperations } from './operations/panes.js';
 import { PaneSpawner } from './operations/pane-spawner.js';
 import { WorkspaceOperations } from './operations/workspaces.js';
@@ -47,11 +49,14 @@ export class ServerCore {
   readonly streams = new PaneStreams(this.registry);
   /** What clients reported for display (pane.report_metadata, workspace.report_metadata). */
   readonly metadata = new ReportedMetadata();
+  /** Reports about panes `layout.apply` started but has not added yet. */
+  readonly held = new HeldReports();
   readonly spawner: PaneSpawner;
   readonly shards: PaneShards;
   readonly removal: PaneRemoval;
   readonly workspaces: WorkspaceOperations;
   readonly panes: PaneOperations;
+  readonly layouts: LayoutOperations;
   /** Writes the session file as things change (undefined when nothing is kept). */
   readonly snapshots: Snapshotter | undefined;
   /** `server.restored`, when this server started from a snapshot: every `server.restored` subscriber gets it. */
@@ -73,12 +78,14 @@ export class ServerCore {
       removal: () => this.removal,
       changed: () => this.changed(),
       replace: (shard: ShardHandle, reason: string) => this.pool.replace(shard, reason),
+      held: this.held,
     });
     this.pool = new ShardPool(options.workers, this.reports, options.shards);
     this.shards = new PaneShards(this.pool, this.registry);
     this.removal = new PaneRemoval(this.registry, this.matchers, this.streams, this.shards, this.metadata);
     this.workspaces = new WorkspaceOperations(this.registry, this.shards, this.spawner, this.removal);
     this.panes = new PaneOperations(this.registry, this.shards, this.spawner, this.removal);
+    this.layouts = new LayoutOperations(this.registry, this.shards, this.spawner, this.held);
     if (options.persistence) {
       this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all }, options.persistence.paths);
       this.events.listen(() => this.changed());

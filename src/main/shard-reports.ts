@@ -12,6 +12,7 @@ import { EventBatch, type EventHub } from './event-hub.js';
 import { paneMeta, paneRef } from './ids.js';
 import type { OutputMatchers } from './output-matchers.js';
 import type { PaneRemoval } from './pane-removal.js';
+import type { HeldReports } from './held-reports.js';
 import type { PaneStreams } from './pane-streams.js';
 import type { Registry } from './registry.js';
 import type { ShardHandle, ShardListener } from './shard-handle.js';
@@ -27,6 +28,8 @@ export interface ShardReportTargets {
   changed(): void;
   /** A fresh shard takes the dead one's place for new work. */
   replace(shard: ShardHandle, reason: string): void;
+  /** Reports about panes started but not yet in the registry wait there (layout.apply). */
+  held: HeldReports;
 }
 
 export class ShardReports implements ShardListener {
@@ -41,6 +44,7 @@ export class ShardReports implements ShardListener {
 
   paneUpdates(_shard: ShardHandle, updates: PaneUpdate[]): void {
     for (const update of updates) {
+      if (this.to.held.deferred(update.paneUid, () => this.paneUpdates(_shard, [update]))) continue;
       const pane = this.to.registry.paneByUid(update.paneUid);
       if (!pane) continue;
       if (update.revision !== undefined) {
@@ -56,6 +60,7 @@ export class ShardReports implements ShardListener {
   }
 
   paneExited(_shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void {
+    if (this.to.held.deferred(paneUid, () => this.paneExited(_shard, paneUid, exitCode, signal))) return;
     const exit = { exit_code: exitCode, ...(signal === undefined ? {} : { signal }) };
     if (this.stopping) return void this.to.streams.exited(paneUid, exit);
     const batch = new EventBatch(this.to.events);
@@ -77,6 +82,7 @@ export class ShardReports implements ShardListener {
 
   /** docs/protocol.md §10: cache the new facts, mark the seen flag (§10.4), emit the events. */
   agentChanged(_shard: ShardHandle, paneUid: number, picture: AgentPicture): void {
+    if (this.to.held.deferred(paneUid, () => this.agentChanged(_shard, paneUid, picture))) return;
     const pane = this.to.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;
     const { agent, state } = picture;
@@ -109,6 +115,7 @@ export class ShardReports implements ShardListener {
   }
 
   commandFinished(_shard: ShardHandle, paneUid: number, exitCode: number): void {
+    if (this.to.held.deferred(paneUid, () => this.commandFinished(_shard, paneUid, exitCode))) return;
     const pane = this.to.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;
     pane.lastExitCode = exitCode;
@@ -116,6 +123,7 @@ export class ShardReports implements ShardListener {
   }
 
   notification(_shard: ShardHandle, paneUid: number, notification: PaneNotification): void {
+    if (this.to.held.deferred(paneUid, () => this.notification(_shard, paneUid, notification))) return;
     const pane = this.to.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;
     const { notification: kind, title, body } = notification;

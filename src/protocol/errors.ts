@@ -29,6 +29,9 @@ export const ERROR_CODES = {
   agent_pane_busy: 'agent.start into a pane that is not an idle shell (an agent or a command is in front)',
   agent_start_failed: 'the started agent exited or left before it was ready for input',
   metadata_limit: 'EXT: a metadata report would give a pane or workspace more than 32 tokens or 16 sources; nothing was changed',
+  invalid_target: 'a target this server does not have yet (tabs), or two targets that exclude each other',
+  invalid_layout: 'a layout tree that is malformed or too big (panes, depth, ratio, command, env); nothing was started',
+  layout_apply_failed: 'a leaf of the layout could not start; the message names it; nothing was left behind',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -167,6 +167,12 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { pane_id: pane, source: 'fuzz', tokens: { t: 'v', gone: null }, title: 'fuzz', state_labels: { done: 'ok' }, ttl_ms: 1 + random.int(1000), seq: '@@ns@@' };
     case 'workspace.report_metadata':
       return { workspace_id: workspace, source: 'fuzz', tokens: { t: 'v' }, ttl_ms: 1 + random.int(1000) };
+    case 'layout.export':
+      return { workspace_id: workspace };
+    case 'layout.apply': {
+      const leaf = { type: 'pane', cwd: dir, command: ['/bin/true'], label: 'fuzz', env: { FUZZ: '1' } };
+      return { root: { type: 'split', direction: random.pick(['right', 'down']), ratio: 0.5, first: leaf, second: { ...leaf } }, label: 'fuzz' };
+    }
   }
 }
 

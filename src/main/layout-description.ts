@@ -1,0 +1,39 @@
+/**
+ * A workspace's split tree as the wire shows it (docs/protocol.md §5.2):
+ * `layout.export`, the answer of `layout.apply`, and one per workspace in
+ * `session.snapshot`. Each leaf says what the pane would need to be started
+ * again: its label, its directory now, the argv and environment it was
+ * started with.
+ */
+import type { LayoutDescription, LayoutTreeNode } from '../protocol/layout-tree.js';
+import { paneIds } from './ids.js';
+import { type LayoutNode, layoutOrder } from './layout.js';
+import type { Registry, WorkspaceRecord } from './registry.js';
+
+export function describeLayout(registry: Registry, workspace: WorkspaceRecord): LayoutDescription {
+  const focused = registry.paneByUid(workspace.focusedPaneUid) ?? registry.paneByUid(layoutOrder(workspace.layout)[0] ?? 0);
+  return {
+    workspace_id: String(workspace.position),
+    zoomed: false,
+    focused_pane_id: focused ? paneIds(focused).pane_id : '',
+    root: describeNode(registry, workspace.layout),
+  };
+}
+
+function describeNode(registry: Registry, node: LayoutNode): LayoutTreeNode {
+  if (node.kind === 'split') {
+    const { direction, ratio } = node;
+    return { type: 'split', direction, ratio, first: describeNode(registry, node.first), second: describeNode(registry, node.second) };
+  }
+  const pane = registry.paneByUid(node.paneUid);
+  if (!pane) return { type: 'pane' };
+  // Absent fields are left out of the JSON (undefined is not written).
+  return {
+    type: 'pane',
+    pane_id: paneIds(pane).pane_id,
+    label: pane.label,
+    cwd: pane.cwd,
+    command: pane.launch.command,
+    env: pane.launch.env,
+  };
+}
