@@ -30,6 +30,10 @@ export const EXAMPLES: Record<string, string> = {
   'dial-stdio': 'ssh buildbox herdr dial-stdio',
   'completion': 'source <(herdr completion bash)',
   'schema': 'herdr schema > protocol.schema.json',
+  'worktree list': 'herdr worktree list --cwd ~/src/app',
+  'worktree create': 'herdr worktree create --cwd ~/src/app --branch fix-login --base origin/main --focus',
+  'worktree open': 'herdr worktree open --cwd ~/src/app --branch fix-login',
+  'worktree remove': 'herdr worktree remove --workspace 3 --force',
 };
 
 /** Adds its example to every command that has one (and says nothing for the groups). */

@@ -10,6 +10,7 @@ import { addServerCommands } from './commands/server.js';
 import { addWaitCommands } from './commands/wait.js';
 import { addWatchCommand } from './commands/watch.js';
 import { addWorkspaceCommands } from './commands/workspace.js';
+import { addWorktreeCommands } from './commands/worktree.js';
 import { addExamples } from './examples.js';
 import { exitCodeOf } from './exit-codes.js';
 import { exitWith } from './failure.js';
@@ -31,6 +32,7 @@ addFleetCommands(program);
 addDialStdioCommand(program);
 addCompletionCommands(program);
 addSchemaCommand(program);
+addWorktreeCommands(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

@@ -155,6 +155,7 @@ export class HerdrClient {
   readonly pane: MethodGroup<'pane'>;
   readonly events: MethodGroup<'events'>;
   readonly server: MethodGroup<'server'>;
+  readonly worktree: MethodGroup<'worktree'>;
   private readonly keepAlive: boolean;
   private connection: Promise<HerdrConnection> | undefined;
 
@@ -167,6 +168,7 @@ export class HerdrClient {
     this.pane = methodGroup('pane', call);
     this.events = methodGroup('events', call);
     this.server = methodGroup('server', call);
+    this.worktree = methodGroup('worktree', call);
   }
 
   ping(): Promise<MethodResults['ping']> {

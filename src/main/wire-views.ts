@@ -46,6 +46,7 @@ export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): W
     pane_count: workspace.panes.length,
     agent_state: aggregateState(workspace.panes),
     stable_id: workspaceStableId(workspace.uid),
+    worktree: workspace.worktree,
   };
 }
 

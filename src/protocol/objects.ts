@@ -10,6 +10,16 @@ export * from './enums.js';
 
 const count = z.number().int().min(0);
 
+/** The git checkout a workspace was made for by `worktree.create` / `worktree.open` (docs/protocol.md §13). */
+export const workspaceWorktreeSchema = z.object({
+  repo_key: z.string().describe('the repository\'s key: the same for all its worktrees, different for another repository'),
+  repo_name: z.string(),
+  repo_root: z.string().describe('the main checkout of the repository (for a bare repository, its directory)'),
+  checkout_path: z.string().describe('the worktree the workspace works in'),
+  is_linked_worktree: z.boolean().describe('false for the repository\'s main checkout'),
+});
+export type WorkspaceWorktree = z.output<typeof workspaceWorktreeSchema>;
+
 export const workspaceInfoSchema = z.object({
   workspace_id: z.string(),
   number: z.number().int().min(1),
@@ -18,6 +28,7 @@ export const workspaceInfoSchema = z.object({
   pane_count: count,
   agent_state: z.enum(AGENT_STATES),
   stable_id: z.string(),
+  worktree: workspaceWorktreeSchema.optional().describe('present on a workspace made by worktree.create or worktree.open'),
 });
 export type WorkspaceInfo = z.output<typeof workspaceInfoSchema>;
 

@@ -138,6 +138,15 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { pane_id: pane, source: 'fuzz' };
     case 'pane.report_agent_session':
       return { pane_id: pane, source: 'fuzz', agent: 'fuzzbot', agent_session_id: 's', agent_session_path: '/tmp/s' };
+    // The fuzz directory is no repository: worktree requests are refused, never make a worktree or a branch.
+    case 'worktree.list':
+      return { cwd: dir };
+    case 'worktree.create':
+      return { cwd: dir, branch: 'fuzz', base: 'HEAD', label: 'fuzz', focus: false };
+    case 'worktree.open':
+      return { cwd: dir, branch: 'fuzz' };
+    case 'worktree.remove':
+      return { workspace_id: workspace, force: random.chance(0.5) };
   }
 }
 
