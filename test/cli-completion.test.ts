@@ -37,7 +37,7 @@ describe('herdr completion', () => {
   });
 
   it('completes groups, commands and flags', async () => {
-    assert.deepEqual(await complete('wo'), ['workspace']);
+    assert.deepEqual((await complete('wo')).sort(), ['workspace', 'worktree']);
     assert.deepEqual((await complete('pane', 're')).sort(), ['read', 'release-agent', 'rename', 'report-agent', 'report-agent-session', 'report-metadata']);
     assert.deepEqual((await complete('pane', 'read', '--')).sort(), ['--host', '--lines', '--raw', '--socket', '--source', '--ssh-command']);
   });

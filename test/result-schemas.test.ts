@@ -5,6 +5,7 @@
  * every event line seen on the way must too.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { z } from 'zod';
@@ -119,6 +120,15 @@ describe('result and event schemas', () => {
       await check('layout.apply', client.layout.apply({
         root: { type: 'split', direction: 'down', ratio: 0.25, first: { type: 'pane', cwd: server.dir, label: 'top', command: ['/bin/sh'], env: { A: '1' } }, second: { type: 'pane' } },
       }));
+      // worktree.*: a repository of the test's own, in the server's directory.
+      const repo = join(server.dir, 'repo');
+      execFileSync('git', ['init', '-q', '-b', 'main', repo]);
+      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@herdr.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '--allow-empty', '-m', 'init']);
+      await check('worktree.list', client.worktree.list({ cwd: repo }));
+      const made = client.worktree.create({ cwd: repo, branch: 'schemas', path: join(server.dir, 'worktree') });
+      await check('worktree.create', made);
+      await check('worktree.open', client.worktree.open({ cwd: repo, branch: 'schemas' }));
+      await check('worktree.remove', client.worktree.remove({ workspace_id: (await made).workspace.stable_id }));
       await check('server.stats', client.server.stats());
       await check('workspace.close', client.workspace.close({ workspace_id: ws }));
       await check('server.stop', client.server.stop());

@@ -46,6 +46,10 @@ export const EXAMPLES: Record<string, string> = {
   'schema': 'herdr schema > protocol.schema.json',
   'layout export': 'herdr layout export --workspace 2 > review.json',
   'layout apply': 'herdr layout apply review.json --label review --focus',
+  'worktree list': 'herdr worktree list --cwd ~/src/app',
+  'worktree create': 'herdr worktree create --cwd ~/src/app --branch fix-login --base origin/main --focus',
+  'worktree open': 'herdr worktree open --cwd ~/src/app --branch fix-login',
+  'worktree remove': 'herdr worktree remove --workspace 3 --force',
 };
 
 /** Adds its example to every command that has one (and says nothing for the groups). */

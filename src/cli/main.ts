@@ -12,6 +12,7 @@ import { addServerCommands } from './commands/server.js';
 import { addWaitCommands } from './commands/wait.js';
 import { addWatchCommand } from './commands/watch.js';
 import { addWorkspaceCommands } from './commands/workspace.js';
+import { addWorktreeCommands } from './commands/worktree.js';
 import { addExamples } from './examples.js';
 import { exitCodeOf } from './exit-codes.js';
 import { exitWith } from './failure.js';
@@ -35,6 +36,7 @@ addDialStdioCommand(program);
 addCompletionCommands(program);
 addSchemaCommand(program);
 addLayoutCommands(program);
+addWorktreeCommands(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

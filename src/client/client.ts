@@ -157,6 +157,7 @@ export class HerdrClient {
   readonly server: MethodGroup<'server'>;
   readonly agent: MethodGroup<'agent'>;
   readonly layout: MethodGroup<'layout'>;
+  readonly worktree: MethodGroup<'worktree'>;
   private readonly keepAlive: boolean;
   private connection: Promise<HerdrConnection> | undefined;
 
@@ -171,6 +172,7 @@ export class HerdrClient {
     this.server = methodGroup('server', call);
     this.agent = methodGroup('agent', call);
     this.layout = methodGroup('layout', call);
+    this.worktree = methodGroup('worktree', call);
   }
 
   ping(): Promise<MethodResults['ping']> {

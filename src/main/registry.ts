@@ -7,7 +7,7 @@
  * computed here at the edge and renumbered when something closes.
  */
 import { ProtocolError } from '../protocol/errors.js';
-import type { AgentSession, AgentSource, AgentState, PreviousAgentSession } from '../protocol/objects.js';
+import type { AgentSession, AgentSource, AgentState, PreviousAgentSession, WorkspaceWorktree } from '../protocol/objects.js';
 import { parsePaneId, parseWorkspaceId } from './ids.js';
 import type { AgentStatus, SplitDirection } from '../protocol/enums.js';
 import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
@@ -95,6 +95,8 @@ export interface WorkspaceRecord {
   focusedPaneUid: number;
   /** Tokens clients reported for display (metadata.ts); absent when none. */
   reportedTokens?: Record<string, string> | undefined;
+  /** The git checkout it was made for (`worktree.create` / `worktree.open`); kept with the session. */
+  readonly worktree: WorkspaceWorktree | undefined;
 }
 
 export class Registry {
@@ -133,7 +135,7 @@ export class Registry {
 
   /** A workspace from a snapshot, with its uids, label, layout and panes (creation order) as they were. */
   restoreWorkspace(
-    saved: { uid: number; shardId: number; label: string | undefined; layout: LayoutNode; focusedPaneUid: number },
+    saved: { uid: number; shardId: number; label: string | undefined; layout: LayoutNode; focusedPaneUid: number; worktree?: WorkspaceWorktree },
     panes: Array<{ uid: number; facts: PaneFacts }>,
   ): WorkspaceRecord {
     const workspace: WorkspaceRecord = {
@@ -144,6 +146,7 @@ export class Registry {
       panes: [],
       layout: saved.layout,
       focusedPaneUid: saved.focusedPaneUid,
+      worktree: saved.worktree,
     };
     this.workspaces.push(workspace);
     this.workspacesByUid.set(saved.uid, workspace);
@@ -167,7 +170,7 @@ export class Registry {
     shardId: number,
     paneUid: number,
     facts: PaneFacts,
-    options: { focus: boolean; label: string | undefined },
+    options: { focus: boolean; label: string | undefined; worktree?: WorkspaceWorktree },
   ): WorkspaceRecord {
     const workspace: WorkspaceRecord = {
       uid,
@@ -177,6 +180,7 @@ export class Registry {
       panes: [],
       layout: leaf(paneUid),
       focusedPaneUid: paneUid,
+      worktree: options.worktree,
     };
     this.workspaces.push(workspace);
     this.workspacesByUid.set(uid, workspace);

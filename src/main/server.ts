@@ -30,6 +30,8 @@ import { restoreAtStart } from './persistence/startup.js';
 export type ServerOptions = ServerCoreOptions & {
   /** Lines for the server's log (startup notes). */
   log: (message: string) => void;
+  /** Where `worktree.create` puts worktrees given no path (default: where-to-put-it.ts). */
+  worktreesDir?: string | undefined;
 };
 
 export class HerdrServer implements ConnectionHandler {
@@ -66,7 +68,7 @@ export class HerdrServer implements ConnectionHandler {
     registerAgentHandlers(this.router, core);
     registerLayoutHandlers(this.router, core);
     registerPaneDetailHandlers(this.router, core);
-    registerWorktreeHandlers(this.router, core);
+    registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });
     if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
     const unhandled = this.router.unhandled();
     if (unhandled.length > 0) throw new Error(`methods without a handler: ${unhandled.join(', ')}`);

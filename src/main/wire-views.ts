@@ -81,6 +81,7 @@ export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): W
     agent_status: aggregateStatus(workspace.panes),
     stable_id: workspaceStableId(workspace.uid),
     tokens: workspace.reportedTokens,
+    worktree: workspace.worktree,
   };
 }
 

@@ -32,6 +32,15 @@ export const ERROR_CODES = {
   invalid_target: 'a target this server does not have yet (tabs), or two targets that exclude each other',
   invalid_layout: 'a layout tree that is malformed or too big (panes, depth, ratio, command, env); nothing was started',
   layout_apply_failed: 'a leaf of the layout could not start; the message names it; nothing was left behind',
+  git_unavailable: 'EXT: git could not be run by the server (not installed or not on its PATH)',
+  git_failed: 'EXT: git refused or took too long (a bad base, a bad branch name, a locked worktree); the message carries git\'s own words',
+  not_a_git_repository: 'EXT: the directory given, or the workspace\'s, is not inside a git repository',
+  worktree_branch_checked_out: 'EXT: the branch is already checked out in another worktree',
+  worktree_branch_exists: 'EXT: worktree.create with a base for a branch that already exists',
+  worktree_path_exists: 'EXT: worktree.create into a path that already exists',
+  worktree_not_found: 'EXT: worktree.open: the repository has no worktree at that path or on that branch',
+  worktree_dirty: 'EXT: worktree.remove without force of a worktree with changes or untracked files; nothing was removed',
+  not_a_worktree_workspace: 'EXT: worktree.remove of a workspace that was not made for a linked worktree',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

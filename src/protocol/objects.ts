@@ -14,6 +14,15 @@ const count = z.number().int().min(0);
 export const reportedTokensSchema = z
   .record(z.string(), z.string())
   .describe('EXT: display-only named tokens reported with pane.report_metadata / workspace.report_metadata, the newest report winning each name');
+/** The git checkout a workspace was made for by `worktree.create` / `worktree.open` (docs/protocol.md §14). */
+export const workspaceWorktreeSchema = z.object({
+  repo_key: z.string().describe('the repository\'s key: the same for all its worktrees, different for another repository'),
+  repo_name: z.string(),
+  repo_root: z.string().describe('the main checkout of the repository (for a bare repository, its directory)'),
+  checkout_path: z.string().describe('the worktree the workspace works in'),
+  is_linked_worktree: z.boolean().describe('false for the repository\'s main checkout'),
+});
+export type WorkspaceWorktree = z.output<typeof workspaceWorktreeSchema>;
 
 export const workspaceInfoSchema = z.object({
   workspace_id: z.string(),
@@ -25,6 +34,7 @@ export const workspaceInfoSchema = z.object({
   agent_status: z.enum(AGENT_STATUSES).describe('the workspace\'s aggregate agent status (`done` ranks with an unseen idle)'),
   stable_id: z.string(),
   tokens: reportedTokensSchema.optional(),
+  worktree: workspaceWorktreeSchema.optional().describe('present on a workspace made by worktree.create or worktree.open'),
 });
 export type WorkspaceInfo = z.output<typeof workspaceInfoSchema>;
 

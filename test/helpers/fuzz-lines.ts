@@ -173,6 +173,15 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       const leaf = { type: 'pane', cwd: dir, command: ['/bin/true'], label: 'fuzz', env: { FUZZ: '1' } };
       return { root: { type: 'split', direction: random.pick(['right', 'down']), ratio: 0.5, first: leaf, second: { ...leaf } }, label: 'fuzz' };
     }
+    // The fuzz directory is no repository: worktree requests are refused, never make a worktree or a branch.
+    case 'worktree.list':
+      return { cwd: dir };
+    case 'worktree.create':
+      return { cwd: dir, branch: 'fuzz', base: 'HEAD', label: 'fuzz', focus: false };
+    case 'worktree.open':
+      return { cwd: dir, branch: 'fuzz' };
+    case 'worktree.remove':
+      return { workspace_id: workspace, force: random.chance(0.5) };
   }
 }
 

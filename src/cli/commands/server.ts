@@ -24,6 +24,7 @@ interface ServerFlags extends SocketOption {
   state: boolean;
   restore: boolean;
   resumeAgents?: boolean;
+  worktreesDir?: string;
 }
 
 export function addServerCommands(program: Command): void {
@@ -45,6 +46,7 @@ export function addServerCommands(program: Command): void {
     .option('--no-restore', 'start empty; the previous session is moved aside, not restored')
     .option('--resume-agents', 'restore panes whose agent reported a session by running its resume command (claude --resume <id>, …)')
     .option('--no-state', 'keep no session on disk at all')
+    .option('--worktrees-dir <path>', 'where `worktree create` puts worktrees given no --path (default: $XDG_DATA_HOME/herdr/worktrees, else ~/.local/share/herdr/worktrees)')
     .action(async (flags: ServerFlags) => runServer(flags));
 
   server
@@ -79,6 +81,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
       shell: flags.shell ?? process.env.SHELL ?? '/bin/sh',
       shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1', blocksDir: paths?.blocks, nice: flags.shardNice, reclaimAfterMs: flags.reclaimAfter },
       persistence: paths ? { paths, restore: flags.restore, resumeAgents: flags.resumeAgents ?? false } : undefined,
+      worktreesDir: flags.worktreesDir === undefined ? undefined : resolve(flags.worktreesDir),
       log,
     });
   } catch (error) {

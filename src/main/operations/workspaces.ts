@@ -4,6 +4,7 @@
  * events it caused to the request's batch.
  */
 import { ProtocolError } from '../../protocol/errors.js';
+import type { WorkspaceWorktree } from '../../protocol/objects.js';
 import type { EventBatch } from '../event-hub.js';
 import { lookedAt } from '../agents/agent-status.js';
 import { withFocusEvents } from '../focus-events.js';
@@ -22,7 +23,7 @@ export class WorkspaceOperations {
     private readonly removal: PaneRemoval,
   ) {}
 
-  async create(request: SpawnRequest & { focus: boolean; label: string | undefined }, batch: EventBatch): Promise<WorkspaceRecord> {
+  async create(request: SpawnRequest & { focus: boolean; label: string | undefined; worktree?: WorkspaceWorktree }, batch: EventBatch): Promise<WorkspaceRecord> {
     this.spawner.refuseWhileStopping();
     const cwd = this.spawner.cwdOf(request, process.cwd());
     const workspaceUid = this.registry.reserveWorkspaceUid();

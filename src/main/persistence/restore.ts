@@ -51,7 +51,7 @@ export async function restoreSession(
     if (started.length === 0) continue;
     const { layout, focusedPaneUid } = keptLayout(workspace, new Set(started.map((pane) => pane.uid)));
     const record = registry.restoreWorkspace(
-      { uid: workspace.uid, shardId: shard.id, label: workspace.label, layout, focusedPaneUid },
+      { uid: workspace.uid, shardId: shard.id, label: workspace.label, layout, focusedPaneUid, worktree: workspace.worktree },
       started.map(({ uid, facts }) => ({ uid, facts })),
     );
     for (const { uid, plan } of started) {

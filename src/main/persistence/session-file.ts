@@ -57,6 +57,10 @@ const savedWorkspaceSchema = z.object({
   layout: layoutSchema,
   /** In creation order (compact pane numbers). */
   panes: z.array(savedPaneSchema).min(1),
+  /** The git checkout it was made for (worktree.create / worktree.open). */
+  worktree: z
+    .object({ repo_key: z.string(), repo_name: z.string(), repo_root: z.string(), checkout_path: z.string(), is_linked_worktree: z.boolean() })
+    .optional(),
 });
 export type SavedWorkspace = z.output<typeof savedWorkspaceSchema>;
 

@@ -110,6 +110,7 @@ export class Snapshotter {
         label: workspace.customLabel,
         focusedPaneUid: workspace.focusedPaneUid,
         layout: workspace.layout,
+        worktree: workspace.worktree,
         panes: workspace.panes.map((pane) => {
           const terminal = this.terminals.get(pane.uid);
           const previous = pane.previousAgentSession;
