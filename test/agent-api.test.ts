@@ -227,6 +227,29 @@ describe('the agent API', () => {
     await server.call('workspace.close', { workspace_id: workspace.workspace_id });
   });
 
+  it('session.snapshot holds the whole fleet and the seq to subscribe from, missing nothing after it', async () => {
+    const agent = await startFake('india');
+    await server.call('pane.split', { target_pane_id: agent.pane_id, direction: 'right', label: 'beside' });
+    const { snapshot } = await server.call('session.snapshot', {});
+    assert.equal(snapshot.protocol, 21);
+    assert.deepEqual(snapshot.workspaces.map((w) => w.workspace_id), ['1']);
+    assert.deepEqual(snapshot.panes.map((p) => p.pane_id), ['1-1', '1-2']);
+    assert.equal(snapshot.layouts[0]?.root.type, 'split');
+    assert.deepEqual(snapshot.agents.map((a) => a.name), ['india']);
+    assert.equal(snapshot.focused_workspace_id, '1');
+    // Events after the snapshot come from `since`, and nothing before it.
+    await server.call('pane.close', { pane_id: '1-2' });
+    const events = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.closed' }, { type: 'pane.created' }], since: snapshot.seq });
+    try {
+      await events.until((lines) => lines.length >= 1, 'the close after the snapshot');
+      assert.deepEqual(events.names(), ['pane_closed']);
+      assert.ok((events.events[0]?.seq ?? 0) > snapshot.seq);
+    } finally {
+      events.close();
+    }
+    await server.call('pane.close', { pane_id: agent.pane_id });
+  });
+
   it('the CLI: start, prompt --wait, list, read, wait, and usage errors', async () => {
     // Flags before `--`: what follows it is the agent's argv.
     const start = await promisify(execFile)(process.execPath, [HERDR_BIN, 'agent', 'start', 'hotel', '--socket', server.socketPath, '--cwd', server.dir, '--', FAKE_AGENT]);

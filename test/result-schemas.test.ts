@@ -96,6 +96,7 @@ describe('result and event schemas', () => {
       const started = client.agent.start({ name: 'schemas', command: [FAKE_AGENT], cwd: server.dir, timeout_ms: 10_000 });
       await check('agent.start', started);
       await check('agent.list', client.agent.list());
+      await check('session.snapshot', client.session.snapshot());
       await check('agent.get', client.agent.get({ target: 'schemas' }));
       await check('agent.prompt', client.agent.prompt({ target: 'schemas', text: 'work 100 hi', wait: { timeout_ms: 10_000 } }));
       await check('agent.wait', client.agent.wait({ target: 'schemas', timeout_ms: 1000 }));

@@ -156,6 +156,7 @@ export class HerdrClient {
   readonly events: MethodGroup<'events'>;
   readonly server: MethodGroup<'server'>;
   readonly agent: MethodGroup<'agent'>;
+  readonly session: MethodGroup<'session'>;
   readonly layout: MethodGroup<'layout'>;
   readonly worktree: MethodGroup<'worktree'>;
   private readonly keepAlive: boolean;
@@ -171,6 +172,7 @@ export class HerdrClient {
     this.events = methodGroup('events', call);
     this.server = methodGroup('server', call);
     this.agent = methodGroup('agent', call);
+    this.session = methodGroup('session', call);
     this.layout = methodGroup('layout', call);
     this.worktree = methodGroup('worktree', call);
   }

@@ -17,6 +17,7 @@ import { registerLayoutHandlers } from './handlers/layouts.js';
 import { registerPaneDetailHandlers } from './handlers/pane-details.js';
 import { registerPaneHandlers } from './handlers/pane.js';
 import { registerServerHandlers } from './handlers/server.js';
+import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerSubscriptionHandlers } from './handlers/subscriptions.js';
 import { registerWaitHandlers } from './handlers/waits.js';
@@ -69,6 +70,7 @@ export class HerdrServer implements ConnectionHandler {
     registerLayoutHandlers(this.router, core);
     registerPaneDetailHandlers(this.router, core);
     registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });
+    registerSessionSnapshotHandler(this.router, core);
     if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
     const unhandled = this.router.unhandled();
     if (unhandled.length > 0) throw new Error(`methods without a handler: ${unhandled.join(', ')}`);

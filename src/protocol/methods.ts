@@ -12,6 +12,7 @@ import { matchSchema, readWindowFields } from './read-window.js';
 import { AGENT_METHODS } from './methods/agents.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
+import { SESSION_METHODS } from './methods/session.js';
 import { WORKTREE_METHODS } from './methods/worktrees.js';
 import { type MethodEntry, dimension, empty, execText, hookSeq, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
 
@@ -241,6 +242,7 @@ export const METHODS = {
   ...AGENT_METHODS,
   ...LAYOUT_METHODS,
   ...PANE_DETAIL_METHODS,
+  ...SESSION_METHODS,
   ...WORKTREE_METHODS,
 } as const satisfies Record<string, MethodEntry>;
 

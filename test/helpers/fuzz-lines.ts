@@ -139,6 +139,7 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
     case 'pane.report_agent_session':
       return { pane_id: pane, source: 'fuzz', agent: 'fuzzbot', agent_session_id: 's', agent_session_path: '/tmp/s' };
     case 'agent.list':
+    case 'session.snapshot':
       return {};
     case 'agent.get':
     case 'agent.focus':

@@ -1,0 +1,34 @@
+/**
+ * `session.snapshot` (docs/protocol.md §13.5): built in one synchronous pass over the
+ * registry, so it is exactly the state after the event whose seq it carries.
+ */
+import { PROTOCOL, VERSION } from '../../protocol/version.js';
+import { hostsAgent } from '../agents/occupants.js';
+import type { EventHub } from '../event-hub.js';
+import { paneIds } from '../ids.js';
+import { describeLayout } from '../layout-description.js';
+import type { Registry } from '../registry.js';
+import type { Router } from '../router.js';
+import { agentInfo, paneInfo, workspaceInfo } from '../wire-views.js';
+
+export function registerSessionSnapshotHandler(router: Router, { registry, events }: { registry: Registry; events: EventHub }): void {
+  router.register('session.snapshot', () => {
+    const active = registry.activeWorkspace;
+    const focused = active && registry.paneByUid(active.focusedPaneUid);
+    const panes = registry.workspaces.flatMap((workspace) => registry.panesInLayoutOrder(workspace));
+    return {
+      type: 'session_snapshot',
+      snapshot: {
+        version: VERSION,
+        protocol: PROTOCOL,
+        seq: events.emitted,
+        focused_workspace_id: active ? String(active.position) : undefined,
+        focused_pane_id: focused ? paneIds(focused).pane_id : undefined,
+        workspaces: registry.workspaces.map((workspace) => workspaceInfo(registry, workspace)),
+        panes: panes.map((pane) => paneInfo(registry, pane)),
+        layouts: registry.workspaces.map((workspace) => describeLayout(registry, workspace)),
+        agents: panes.filter(hostsAgent).map((pane) => agentInfo(registry, pane)),
+      },
+    };
+  });
+}
