@@ -89,6 +89,24 @@ describe('the agent API', () => {
     await server.call('pane.close', { pane_id: agent.pane_id });
   });
 
+  it('focus and attach are looks too: a done agent focused is idle and focused, its workspace active', async () => {
+    const first = await startFake('juliet');
+    const second = await startFake('kilo');
+    await server.call('agent.prompt', { target: 'juliet', text: 'work 100 one', wait: { timeout_ms: 10_000 } });
+    await server.call('agent.prompt', { target: 'kilo', text: 'work 100 two', wait: { timeout_ms: 10_000 } });
+    const focused = await server.call('agent.focus', { target: 'juliet' });
+    assert.equal(focused.agent.focused, true);
+    assert.equal(focused.agent.agent_status, 'idle');
+    assert.equal((await server.call('workspace.get', { workspace_id: first.workspace_id })).workspace.focused, true);
+    assert.equal((await server.call('agent.get', { target: 'kilo' })).agent.agent_status, 'done', 'the other one still unread');
+    const stream = await EventClient.open(server.socketPath, 'pane.stream', { pane_id: second.pane_id });
+    stream.close();
+    assert.equal((await server.call('agent.get', { target: 'kilo' })).agent.agent_status, 'idle', 'an attach is a look');
+    const ansi = await server.call('agent.read', { target: 'kilo', source: 'visible', format: 'ansi', lines: 5 });
+    assert.match(ansi.read.text, /answer: two \(1\)/);
+    for (const agent of [first, second]) await server.call('pane.close', { pane_id: agent.terminal_id });
+  });
+
   it('a question blocks: the wait ends blocked, a prompt is refused untyped, keys answer it', async () => {
     const agent = await startFake('delta');
     const asked = await server.call('agent.prompt', { target: 'delta', text: 'ask 200 delete the build?', wait: { timeout_ms: 10_000 } });

@@ -14,7 +14,7 @@ import { lineReader } from '../src/client/wire.js';
 import { tempDir } from './helpers/server.js';
 
 const pane = (i: number) => ({
-  pane_id: `1-${i}`, workspace_id: '1', focused: false, agent_state: 'idle', agent_state_since: 1, revision: 0,
+  pane_id: `1-${i}`, workspace_id: '1', focused: false, agent_state: 'idle', agent_status: 'idle', agent_state_since: 1, revision: 0,
   stable_id: `p${i}`, cols: 80, rows: 24, pid: 100 + i,
 });
 

@@ -39,8 +39,9 @@ describe('pane details', () => {
     server.call('pane.send_input', { pane_id: paneId, text: command }).then(() =>
       eventually(async () => {
         const info = await processInfo(paneId);
-        const shown = info.foreground_processes.map((p) => p.name);
-        return info.foreground_process_group_id !== info.shell_pid && names.every((name) => shown.includes(name)) ? info : undefined;
+        // A process caught mid-exec has its new name but no argv yet: wait until each shows both.
+        const shown = (name: string) => info.foreground_processes.some((p) => p.name === name && p.argv !== undefined);
+        return info.foreground_process_group_id !== info.shell_pid && names.every(shown) ? info : undefined;
       }, `${names.join(', ')} in the foreground`),
     );
 
