@@ -133,6 +133,13 @@ describe('the agent API', () => {
       failsWith('agent_prompt_stalled', /stayed idle for 300 ms/),
     );
     await server.call('workspace.close', { workspace_id: workspace.workspace_id });
+
+    // A hook that names an agent but says nothing of its state.
+    const { paneId: hooked } = await newWorkspace(server);
+    await server.call('pane.report_agent', { pane_id: hooked, source: 'test', agent: 'mybot', state: 'unknown' });
+    await eventually(async () => (await server.call('pane.get', { pane_id: hooked })).pane.agent === 'mybot', 'the report applied');
+    await assert.rejects(server.call('agent.prompt', { target: hooked, text: 'hello', wait: {} }), failsWith('agent_not_ready', /unknown/));
+    await server.call('pane.close', { pane_id: hooked });
   });
 
   it('races: the agent exits mid-wait, its pane closes mid-wait, two clients prompt it at once', async () => {

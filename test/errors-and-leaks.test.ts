@@ -35,6 +35,12 @@ describe('error codes', () => {
       await expect('invalid_layout', server.call('layout.apply', { root: { type: 'split', direction: 'right', ratio: 2, first: { type: 'pane' }, second: { type: 'pane' } } }));
       await expect('layout_apply_failed', server.call('layout.apply', { root: { type: 'pane', command: ['/nonexistent'] } }));
       await expect('not_a_git_repository', server.call('worktree.list', { cwd: server.dir }));
+      const withoutGit = await startServer({ env: { PATH: '/nonexistent' } });
+      try {
+        await expect('git_unavailable', withoutGit.call('worktree.list', { cwd: withoutGit.dir }));
+      } finally {
+        await withoutGit.stop();
+      }
 
       // A pane that ignores SIGHUP makes the shutdown wait its 2 s grace; a request meanwhile is refused.
       await server.call('workspace.create', { cwd: server.dir, command: ['/bin/sh', '-c', "trap '' HUP; sleep 600"] });
