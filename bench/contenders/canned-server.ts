@@ -12,7 +12,7 @@ import { lineReader } from '../../src/client/wire.js';
 const PANE_INFO = {
   type: 'pane_info',
   pane: {
-    pane_id: '1-1', workspace_id: '1', focused: true, cwd: '/tmp/herdr-bench', agent_state: 'unknown', agent_state_since: 1_700_000_000_000,
+    pane_id: '1-1', workspace_id: '1', focused: true, cwd: '/tmp/herdr-bench', agent_state: 'unknown', agent_status: 'unknown', agent_state_since: 1_700_000_000_000,
     revision: 42, stable_id: 'w1:p1', cols: 120, rows: 40, pid: 4242,
   },
 };
