@@ -21,6 +21,7 @@ import { clientsScenario } from './scenarios/clients.js';
 import { eventLatencyScenario } from './scenarios/event-latency.js';
 import { floodScenario } from './scenarios/flood.js';
 import { hooksScenario } from './scenarios/hooks.js';
+import { orchestrationScenario } from './scenarios/orchestration.js';
 import { responsivenessScenario } from './scenarios/responsiveness.js';
 import { roundTripScenario } from './scenarios/round-trip.js';
 import { scaleScenario } from './scenarios/scale.js';
@@ -45,6 +46,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'snapshot', run: snapshotScenario },
   { id: 'remote', run: remoteScenario },
   { id: 'agents', quick: false, run: agentsScenario },
+  { id: 'orchestration', run: orchestrationScenario },
 ];
 
 interface Options {
