@@ -61,6 +61,9 @@ export async function send<M extends MethodName>(
   print(response as { id: string; result: MethodResults[M] });
 }
 
+/** A param only when its flag was given: `{...given('lines', flags.lines)}`. */
+export const given = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+
 /** For commands whose success says nothing (typing, hook reports). */
 export const printNothing = (): void => undefined;
 

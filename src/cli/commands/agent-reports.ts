@@ -1,7 +1,7 @@
 /** `herdr pane report-agent | release-agent | report-agent-session` (docs/protocol.md §10.5, §11): what hook scripts run. */
 import type { Command } from 'commander';
 import { AGENT_STATES, type AgentState } from '../../protocol/enums.js';
-import { type SocketOption, printNothing, send } from '../output.js';
+import { type SocketOption, given, printNothing, send } from '../output.js';
 import { hookSeq, oneOf } from './parse.js';
 
 interface HookFlags extends SocketOption {
@@ -15,7 +15,6 @@ interface SessionFlags {
   agentSessionPath?: string;
 }
 
-const given = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
 
 function hookOptions(cmd: Command): Command {
   return cmd

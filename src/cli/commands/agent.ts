@@ -5,11 +5,10 @@
 import type { Command } from 'commander';
 import { AGENT_STATUSES, type AgentStatus } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
-import { type SocketOption, printNothing, send } from '../output.js';
+import { type SocketOption, given, printNothing, send } from '../output.js';
 import { nonNegativeInt, oneOf, positiveInt } from './parse.js';
 
 const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
-const given = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
 
 /** `--until` may be given many times: each adds a status. */
 function collectStatus(value: string, previous: AgentStatus[] = []): AgentStatus[] {

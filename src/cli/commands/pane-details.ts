@@ -5,7 +5,7 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import type { AgentStatus } from '../../protocol/enums.js';
-import { type SocketOption, printNothing, send } from '../output.js';
+import { type SocketOption, given, printNothing, send } from '../output.js';
 import { hookSeq, positiveInt } from './parse.js';
 
 const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
@@ -38,7 +38,6 @@ function tokensOf(flags: TokenFlags): Record<string, string | null> {
   return tokens;
 }
 
-const given = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
 
 function reportOptions(cmd: Command): Command {
   return cmd
