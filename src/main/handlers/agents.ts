@@ -1,4 +1,5 @@
 /** The agent API, `agent.*` (docs/protocol.md §13): params to operations, results as the wire shows them. */
+import type { AgentInfo } from '../../protocol/objects.js';
 import type { ServerCore } from '../core.js';
 import { AgentOperations, SETTLED_STATUSES } from '../operations/agents.js';
 import { promptAgent } from '../operations/agent-prompt.js';
@@ -8,7 +9,7 @@ import type { Router } from '../router.js';
 
 export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 'registry' | 'events' | 'open' | 'shards' | 'panes' | 'workspaces'>): void {
   const agents = new AgentOperations(core);
-  const agentResult = (agent: ReturnType<AgentOperations['info']>) => ({ type: 'agent_info', agent }) as const;
+  const agentResult = (agent: AgentInfo) => ({ type: 'agent_info', agent }) as const;
 
   router.register('agent.list', () => ({ type: 'agent_list', agents: agents.list() }));
 
