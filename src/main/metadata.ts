@@ -18,6 +18,7 @@
 import { AGENT_STATUSES, type AgentStatus } from '../protocol/enums.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { METADATA_LIMITS } from '../protocol/methods/pane-details.js';
+import { seqAdmits } from '../protocol/report-seq.js';
 import { clip } from '../protocol/text.js';
 import type { PaneRecord, WorkspaceRecord } from './registry.js';
 
@@ -220,8 +221,7 @@ export class ReportedMetadata {
 
   /** The source's record if the report's seq admits it, checked against the limits; undefined: dropped as stale. */
   private admit(sources: Sources, report: MetadataReport, what: string): SourceValues | undefined {
-    const last = sources.get(report.source)?.seq;
-    if (last !== undefined && (report.seq === undefined || report.seq <= last)) return undefined;
+    if (!seqAdmits(sources.get(report.source)?.seq, report.seq)) return undefined;
     checkLimits(sources, report, what);
     let source = sources.get(report.source);
     if (!source) {

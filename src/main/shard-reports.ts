@@ -6,7 +6,7 @@
  */
 import { lifecycleData } from '../protocol/events.js';
 import type { AgentPicture, MatchChange, PaneNotification, PaneUpdate } from '../protocol/thread.js';
-import { agentStatus, publishStatus } from './agents/agent-status.js';
+import { agentStatus, publishStatus, stateLine } from './agents/agent-status.js';
 import { takeOccupant } from './agents/occupants.js';
 import { EventBatch, type EventHub } from './event-hub.js';
 import { paneMeta, paneRef } from './ids.js';
@@ -107,10 +107,7 @@ export class ShardReports implements ShardListener {
     if (agentChanged) {
       this.to.events.publish({ event: 'pane_agent_detected', data: lifecycleData('pane_agent_detected', agent ? { ...ref, agent } : ref) }, meta);
     }
-    if (stateChanged) {
-      const data = { ...ref, state, agent_status: agentStatus(pane), ...(agent ? { agent } : {}) };
-      this.to.events.publish({ event: 'pane.agent_state_changed', data }, meta);
-    }
+    if (stateChanged) this.to.events.publish(stateLine(pane), meta);
     if (agentStatus(pane) !== statusBefore) publishStatus(this.to.events, pane);
   }
 

@@ -13,9 +13,16 @@ export function agentStatus(pane: Pick<PaneRecord, 'agentState' | 'unread'>): Ag
   return pane.agentState === 'idle' && pane.unread ? 'done' : pane.agentState;
 }
 
-function statusLine(pane: PaneRecord): Omit<EventLine, 'seq'> {
+/** `pane.agent_status_changed` as the pane is now. */
+export function statusLine(pane: PaneRecord): Omit<EventLine, 'seq'> {
   const data = { ...paneRef(pane), agent_status: agentStatus(pane), ...(pane.agent ? { agent: pane.agent } : {}) };
   return { event: 'pane.agent_status_changed', data };
+}
+
+/** `pane.agent_state_changed` as the pane is now. */
+export function stateLine(pane: PaneRecord): Omit<EventLine, 'seq'> {
+  const data = { ...paneRef(pane), state: pane.agentState, agent_status: agentStatus(pane), ...(pane.agent ? { agent: pane.agent } : {}) };
+  return { event: 'pane.agent_state_changed', data };
 }
 
 /** Publishes the pane's status now (a shard's report changed it). */

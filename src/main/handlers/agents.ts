@@ -7,7 +7,7 @@ import { startAgent } from '../operations/agent-start.js';
 import { readWindow } from '../../protocol/read-window.js';
 import type { Router } from '../router.js';
 
-export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 'registry' | 'events' | 'open' | 'shards' | 'panes' | 'workspaces'>): void {
+export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 'registry' | 'events' | 'open' | 'shards' | 'panes' | 'workspaces' | 'spawner'>): void {
   const agents = new AgentOperations(core);
   const agentResult = (agent: AgentInfo) => ({ type: 'agent_info', agent }) as const;
 

@@ -4,11 +4,10 @@ import type { EventLine, TypedEventLine } from '../../protocol/events.js';
 import { LIFECYCLE_KINDS, type LifecycleKind } from '../../protocol/enums.js';
 import { type CheckedSubscriptionSpec, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
 import type { AgentState, AgentStatus } from '../../protocol/objects.js';
-import { agentStatus } from '../agents/agent-status.js';
+import { agentStatus, stateLine, statusLine } from '../agents/agent-status.js';
 import { EventStream } from '../event-stream.js';
 import { readWindow } from '../../protocol/read-window.js';
 import type { EventHub, LoggedEvent } from '../event-hub.js';
-import { paneRef } from '../ids.js';
 import type { OpenCounts } from '../open-counts.js';
 import { checkPattern } from '../patterns.js';
 import type { PaneRecord, Registry } from '../registry.js';
@@ -63,12 +62,8 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
     return watch.value === undefined || valueOf(watch, event.line.data as { state?: string }) === watch.value;
   };
 
-  const currentState = (watch: StateWatch, pane: PaneRecord): EventLine => {
-    const agent = pane.agent ? { agent: pane.agent } : {};
-    return watch.event === 'pane.agent_state_changed'
-      ? events.stamp({ event: watch.event, data: { ...paneRef(pane), state: pane.agentState, agent_status: agentStatus(pane), ...agent } })
-      : events.stamp({ event: watch.event, data: { ...paneRef(pane), agent_status: agentStatus(pane), ...agent } });
-  };
+  const currentState = (watch: StateWatch, pane: PaneRecord): EventLine =>
+    events.stamp(watch.event === 'pane.agent_state_changed' ? stateLine(pane) : statusLine(pane));
   const currentValue = (watch: StateWatch, pane: PaneRecord) =>
     watch.event === 'pane.agent_state_changed' ? pane.agentState : agentStatus(pane);
 

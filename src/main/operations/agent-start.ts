@@ -20,7 +20,7 @@ import type { Connection } from '../connection.js';
 import type { EventBatch } from '../event-hub.js';
 import { paneIds } from '../ids.js';
 import type { PaneRecord } from '../registry.js';
-import { directoryProblem, programProblem } from '../spawn-spec.js';
+import type { PaneSpawner } from './pane-spawner.js';
 import type { WorkspaceOperations } from './workspaces.js';
 import type { AgentOperationParts, AgentOperations } from './agents.js';
 
@@ -40,6 +40,7 @@ export interface StartRequest {
 
 export interface StartParts extends AgentOperationParts {
   workspaces: WorkspaceOperations;
+  spawner: PaneSpawner;
 }
 
 /** The argv to run and the kind it is shown as until the agent itself shows up. */
@@ -84,7 +85,7 @@ export async function startAgent(
     }
   } else {
     const cwd = resolve(request.cwd ?? process.cwd());
-    const problem = directoryProblem(cwd) ?? programProblem(argv[0] ?? '', request.env?.PATH ?? process.env.PATH, cwd);
+    const problem = parts.spawner.startProblem({ command: argv, env: request.env }, cwd);
     if (problem) throw new ProtocolError('agent_start_failed', `cannot start ${kind}: ${problem}`);
     const workspace = await parts.workspaces.create(
       { cwd, command: argv, env: request.env, cols: undefined, rows: undefined, focus: request.focus, label: request.label ?? request.name },

@@ -11,13 +11,11 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { LayoutTreeNode } from '../../protocol/layout-tree.js';
 import type { EventBatch } from '../event-hub.js';
 import type { HeldReports } from '../held-reports.js';
-import { paneMeta, paneRef, workspaceMeta } from '../ids.js';
 import { type LayoutNode, leaf } from '../layout.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneFacts, Registry, WorkspaceRecord } from '../registry.js';
-import { directoryProblem, programProblem } from '../spawn-spec.js';
-import { paneInfo, workspaceInfo } from '../wire-views.js';
 import type { PaneSpawner, SpawnRequest } from './pane-spawner.js';
+import { addCreatedEvents } from './workspaces.js';
 
 export interface LayoutApplyRequest {
   root: LayoutTreeNode;
@@ -54,7 +52,8 @@ export class LayoutOperations {
     const planned: PlannedPane[] = [];
     const { layout } = this.plan(request.root, 'root', process.cwd(), planned);
     for (const pane of planned) {
-      const problem = this.startProblem(pane);
+      // The spawner's own checks, made for every leaf before any starts.
+      const problem = this.spawner.startProblem(pane.request, pane.cwd);
       if (problem) throw new ProtocolError('layout_apply_failed', `${pane.path} cannot start: ${problem}; nothing was started`);
     }
     const shard = this.shards.pick();
@@ -107,12 +106,6 @@ export class LayoutOperations {
     return { layout: { kind: 'split', direction: node.direction, ratio: node.ratio, first: first.layout, second: second.layout }, cwd: first.cwd };
   }
 
-  /** The spawner's own checks, made for every leaf before any starts. */
-  private startProblem(pane: PlannedPane): string | undefined {
-    const program = pane.request.command?.[0] ?? this.spawner.shell;
-    return directoryProblem(pane.cwd) ?? programProblem(program, pane.request.env?.PATH ?? process.env.PATH, pane.cwd);
-  }
-
   /** Every pane started: the workspace goes into the registry at once, with its events (as workspace.create and pane.split send them). */
   private add(
     request: LayoutApplyRequest,
@@ -135,12 +128,7 @@ export class LayoutOperations {
       const record = this.registry.paneByUid(pane.uid);
       if (record) record.label = pane.label;
     }
-    batch.add('workspace_created', { workspace: workspaceInfo(this.registry, workspace) }, workspaceMeta(workspace));
-    const focusMoved = this.registry.focusKey() !== focusBefore;
-    if (focusMoved) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, workspaceMeta(workspace));
-    for (const pane of this.registry.panesInLayoutOrder(workspace)) batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
-    const focused = this.registry.paneByUid(workspace.focusedPaneUid);
-    if (focusMoved && focused) batch.add('pane_focused', paneRef(focused), paneMeta(focused));
+    addCreatedEvents(this.registry, workspace, focusBefore, batch);
     return workspace;
   }
 }

@@ -93,12 +93,15 @@ export class PaneSpawner {
     return this.defaults.shell;
   }
 
+  /** Why the request could not start in `cwd` (the directory, then the program on the pane's PATH), or undefined when it can. */
+  startProblem(request: Pick<SpawnRequest, 'command' | 'env'>, cwd: string): string | undefined {
+    const program = request.command?.[0] ?? this.defaults.shell;
+    return directoryProblem(cwd) ?? programProblem(program, request.env?.PATH ?? process.env.PATH, cwd);
+  }
+
   private checkedArgv(request: SpawnRequest, cwd: string, failure: SpawnFailure): string[] {
-    const cwdProblem = directoryProblem(cwd);
-    if (cwdProblem) throw new ProtocolError(failure, cwdProblem);
-    const argv = request.command ?? [this.defaults.shell];
-    const problem = programProblem(argv[0] ?? '', request.env?.PATH ?? process.env.PATH, cwd);
+    const problem = this.startProblem(request, cwd);
     if (problem) throw new ProtocolError(failure, problem);
-    return argv;
+    return request.command ?? [this.defaults.shell];
   }
 }

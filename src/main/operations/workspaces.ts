@@ -15,6 +15,21 @@ import type { Registry, WorkspaceRecord } from '../registry.js';
 import { paneInfo, workspaceInfo } from '../wire-views.js';
 import type { PaneSpawner, SpawnRequest } from './pane-spawner.js';
 
+/**
+ * The events of a workspace just added with its panes (workspace.create, layout.apply):
+ * each thing's creation before its focus: workspace_created, workspace_focused,
+ * pane_created for each pane in layout order, pane_focused (the focus events only when
+ * the focus moved since `focusBefore`).
+ */
+export function addCreatedEvents(registry: Registry, workspace: WorkspaceRecord, focusBefore: string, batch: EventBatch): void {
+  batch.add('workspace_created', { workspace: workspaceInfo(registry, workspace) }, workspaceMeta(workspace));
+  const focusMoved = registry.focusKey() !== focusBefore;
+  if (focusMoved) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, workspaceMeta(workspace));
+  for (const pane of registry.panesInLayoutOrder(workspace)) batch.add('pane_created', { pane: paneInfo(registry, pane) }, paneMeta(pane));
+  const focused = registry.paneByUid(workspace.focusedPaneUid);
+  if (focusMoved && focused) batch.add('pane_focused', paneRef(focused), paneMeta(focused));
+}
+
 export class WorkspaceOperations {
   constructor(
     private readonly registry: Registry,
@@ -33,15 +48,7 @@ export class WorkspaceOperations {
     const facts = await this.spawner.spawn(request, { shard, workspaceUid, paneUid, cwd }, 'workspace_create_failed');
     const focusBefore = this.registry.focusKey();
     const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, facts, request);
-    // Each thing's creation comes before its focus: workspace_created, workspace_focused, pane_created, pane_focused.
-    batch.add('workspace_created', { workspace: workspaceInfo(this.registry, workspace) }, workspaceMeta(workspace));
-    const focusMoved = this.registry.focusKey() !== focusBefore;
-    if (focusMoved) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, workspaceMeta(workspace));
-    const pane = this.registry.paneByUid(paneUid);
-    if (pane) {
-      batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
-      if (focusMoved) batch.add('pane_focused', paneRef(pane), paneMeta(pane));
-    }
+    addCreatedEvents(this.registry, workspace, focusBefore, batch);
     return workspace;
   }
 

@@ -5,6 +5,7 @@
  * claim's binding still holds.
  */
 import type { AgentName, AgentSession, AgentState } from '../../protocol/objects.js';
+import { seqAdmits } from '../../protocol/report-seq.js';
 
 /**
  * What a claim lasts as long as: the detected agent it named, or, for a label
@@ -42,10 +43,8 @@ export class HookAuthority {
    * Records the seq of an admitted report; false means drop it.
    */
   admit(source: string, seq: bigint | undefined): boolean {
-    const last = this.seqs.get(source);
-    if (seq === undefined) return last === undefined;
-    if (last !== undefined && seq <= last) return false;
-    this.seqs.set(source, seq);
+    if (!seqAdmits(this.seqs.get(source), seq)) return false;
+    if (seq !== undefined) this.seqs.set(source, seq);
     return true;
   }
 
