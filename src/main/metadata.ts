@@ -159,7 +159,8 @@ export class ReportedMetadata {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** A monotonic clock (as the rest of main): a wall-clock step must not expire or keep a TTL. */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   /**
    * Applies a pane report; answers whether it was taken (false: an old seq, dropped).
