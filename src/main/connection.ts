@@ -11,6 +11,8 @@
  * linger; the wait's answer says why.
  */
 import type { Socket } from 'node:net';
+import type { Dialect } from '../protocol/dialect.js';
+import { wireJson } from './wire-json.js';
 
 export const MAX_LINE_BYTES = 1024 * 1024;
 export const FIRST_LINE_TIMEOUT_MS = 10_000;
@@ -49,6 +51,8 @@ export class Connection {
   constructor(
     private readonly socket: Socket,
     private readonly handler: ConnectionHandler,
+    /** Which herdr the client speaks: its socket's, until a request's `protocol` says otherwise (docs/protocol.md §15.1). */
+    public dialect: Dialect = '0.2.0',
   ) {
     this.firstLineTimer = setTimeout(() => this.destroy(), FIRST_LINE_TIMEOUT_MS);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -88,7 +92,7 @@ export class Connection {
   /** Writes one JSON line; a client that stopped reading long ago is cut off. */
   send(message: unknown): void {
     if (!this.isOpen) return;
-    this.socket.write(`${JSON.stringify(message)}\n`);
+    this.socket.write(`${wireJson(message, this.dialect)}\n`);
     if (this.socket.writableLength > MAX_UNSENT_BYTES) this.destroy();
     else if (this.socket.writableLength > PAUSE_READING_ABOVE) this.socket.pause();
   }

@@ -30,6 +30,8 @@ import { ShardReports } from './shard-reports.js';
 
 export interface ServerCoreOptions {
   socketPath: string;
+  /** The second socket, whose clients speak herdr's current protocol unless they say otherwise (docs/protocol.md §15.1); undefined: none. */
+  currentSocketPath?: string | undefined;
   workers: number;
   cols: number;
   rows: number;

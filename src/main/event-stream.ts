@@ -7,6 +7,7 @@
  */
 import type { EventLine } from '../protocol/events.js';
 import type { Connection } from './connection.js';
+import { wireJson } from './wire-json.js';
 
 export const STREAM_BACKLOG_BYTES = 1024 * 1024;
 /** How long a cut-off client gets to take its last lines before the socket is destroyed. */
@@ -46,7 +47,7 @@ export class EventStream {
   private write(line: EventLine): void {
     if (this.closed) return;
     if (this.connection.unsentBytes > STREAM_BACKLOG_BYTES) return this.overflow();
-    this.connection.sendRaw(`${JSON.stringify(line)}\n`);
+    this.connection.sendRaw(`${wireJson(line, this.connection.dialect)}\n`);
     this.lastSentSeq = line.seq ?? this.lastSentSeq;
   }
 

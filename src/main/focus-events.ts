@@ -1,6 +1,6 @@
 /** The focus events a change caused: `workspace_focused`, then `pane_focused`, only when the focus moved. */
 import type { EventBatch } from './event-hub.js';
-import { paneMeta, paneRef, workspaceMeta } from './ids.js';
+import { paneMeta, paneRef, workspaceMeta, workspaceRef } from './ids.js';
 import type { Registry } from './registry.js';
 
 /** Adds the focus events for a change made since the registry's focus key was `before`. */
@@ -8,7 +8,7 @@ export function addFocusEvents(registry: Registry, before: string, batch: EventB
   if (registry.focusKey() === before) return;
   const workspace = registry.activeWorkspace;
   if (!workspace) return;
-  batch.add('workspace_focused', { workspace_id: String(workspace.position) }, workspaceMeta(workspace));
+  batch.add('workspace_focused', workspaceRef(workspace), workspaceMeta(workspace));
   const pane = registry.paneByUid(workspace.focusedPaneUid);
   if (pane) batch.add('pane_focused', paneRef(pane), paneMeta(pane));
 }

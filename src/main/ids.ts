@@ -72,8 +72,39 @@ export function paneIds(pane: PanePlace): PaneIds {
   };
 }
 
+/**
+ * The ids a current-dialect client sees in place of an object's compact ones
+ * (docs/protocol.md §15.2). They ride under a symbol, which JSON.stringify leaves out,
+ * so what a 0.2.0 client receives is byte for byte what it was; wire-json.ts swaps
+ * them in for a current client. Object spread copies them along.
+ */
+export const CURRENT_IDS: unique symbol = Symbol('herdr.current-ids');
+export type CurrentIds = Readonly<Record<string, string>>;
+
+export function withCurrentIds<T extends object>(value: T, current: CurrentIds): T {
+  (value as T & { [CURRENT_IDS]?: CurrentIds })[CURRENT_IDS] = current;
+  return value;
+}
+
+export function currentIdsOf(value: object): CurrentIds | undefined {
+  return (value as { [CURRENT_IDS]?: CurrentIds })[CURRENT_IDS];
+}
+
+/** A pane's stable ids under the names `pane_id` and `workspace_id`. */
+export function currentPaneIds(pane: PanePlace): { pane_id: string; workspace_id: string } {
+  return { pane_id: paneStableId(pane.workspace.uid, pane.uid), workspace_id: workspaceStableId(pane.workspace.uid) };
+}
+
 export function paneRef(pane: PanePlace): PaneRef {
-  return { pane_id: `${pane.workspace.position}-${pane.number}`, workspace_id: String(pane.workspace.position) };
+  return withCurrentIds(
+    { pane_id: `${pane.workspace.position}-${pane.number}`, workspace_id: String(pane.workspace.position) },
+    currentPaneIds(pane),
+  );
+}
+
+/** `{workspace_id}` as events and answers name a workspace. */
+export function workspaceRef(workspace: { readonly uid: number; readonly position: number }): { workspace_id: string } {
+  return withCurrentIds({ workspace_id: String(workspace.position) }, { workspace_id: workspaceStableId(workspace.uid) });
 }
 
 export function paneMeta(pane: PanePlace): EventMeta {

@@ -6,18 +6,18 @@
  * started with.
  */
 import type { LayoutDescription, LayoutTreeNode } from '../protocol/layout-tree.js';
-import { paneIds } from './ids.js';
+import { currentPaneIds, paneIds, withCurrentIds, workspaceStableId } from './ids.js';
 import { type LayoutNode, layoutOrder } from './layout.js';
 import type { Registry, WorkspaceRecord } from './registry.js';
 
 export function describeLayout(registry: Registry, workspace: WorkspaceRecord): LayoutDescription {
   const focused = registry.paneByUid(workspace.focusedPaneUid) ?? registry.paneByUid(layoutOrder(workspace.layout)[0] ?? 0);
-  return {
+  return withCurrentIds({
     workspace_id: String(workspace.position),
     zoomed: false,
     focused_pane_id: focused ? paneIds(focused).pane_id : '',
     root: describeNode(registry, workspace.layout),
-  };
+  }, { workspace_id: workspaceStableId(workspace.uid), ...(focused ? { focused_pane_id: currentPaneIds(focused).pane_id } : {}) });
 }
 
 function describeNode(registry: Registry, node: LayoutNode): LayoutTreeNode {
@@ -28,12 +28,12 @@ function describeNode(registry: Registry, node: LayoutNode): LayoutTreeNode {
   const pane = registry.paneByUid(node.paneUid);
   if (!pane) return { type: 'pane' };
   // Absent fields are left out of the JSON (undefined is not written).
-  return {
+  return withCurrentIds<LayoutTreeNode>({
     type: 'pane',
     pane_id: paneIds(pane).pane_id,
     label: pane.label,
     cwd: pane.cwd,
     command: pane.launch.command,
     env: pane.launch.env,
-  };
+  }, { pane_id: currentPaneIds(pane).pane_id });
 }

@@ -8,7 +8,7 @@
  */
 import type { EventBatch } from './event-hub.js';
 import { addFocusEvents } from './focus-events.js';
-import { paneMeta, paneRef, workspaceMeta } from './ids.js';
+import { paneMeta, paneRef, workspaceMeta, workspaceRef } from './ids.js';
 import type { OutputMatchers } from './output-matchers.js';
 import type { ReportedMetadata } from './metadata.js';
 import type { PaneShards } from './pane-shards.js';
@@ -41,13 +41,13 @@ export class PaneRemoval {
     // A workspace whose shard is already gone still closes: there is nothing left to end.
     const shard = this.shards.find(workspace);
     for (const pane of workspace.panes) void shard?.request('close', { paneUid: pane.uid }).catch(() => undefined);
-    const workspaceId = String(workspace.position);
+    const closed = workspaceRef(workspace);
     const focusBefore = this.registry.focusKey();
     const panes = [...workspace.panes];
     this.registry.removeWorkspace(workspace);
     for (const pane of panes) this.matchers.paneGone(pane.uid);
     this.metadata.workspaceGone(workspace);
-    batch.add('workspace_closed', { workspace_id: workspaceId }, workspaceMeta(workspace));
+    batch.add('workspace_closed', closed, workspaceMeta(workspace));
     addFocusEvents(this.registry, focusBefore, batch);
   }
 
@@ -63,6 +63,7 @@ export class PaneRemoval {
 
   private remove(pane: PaneRecord, batch: EventBatch): void {
     const ref = paneRef(pane);
+    const workspaceClosedRef = workspaceRef(pane.workspace);
     const meta = paneMeta(pane);
     const focusBefore = this.registry.focusKey();
     const { workspaceClosed } = this.registry.removePane(pane);
@@ -70,7 +71,7 @@ export class PaneRemoval {
     this.metadata.paneGone(pane);
     if (workspaceClosed) this.metadata.workspaceGone(pane.workspace);
     batch.add('pane_closed', ref, meta);
-    if (workspaceClosed) batch.add('workspace_closed', { workspace_id: ref.workspace_id }, { workspaceStableId: meta.workspaceStableId });
+    if (workspaceClosed) batch.add('workspace_closed', workspaceClosedRef, { workspaceStableId: meta.workspaceStableId });
     addFocusEvents(this.registry, focusBefore, batch);
   }
 }

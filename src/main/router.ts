@@ -9,6 +9,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { isPlainObject } from '../protocol/envelope.js';
 import { clip } from '../protocol/text.js';
+import { BASE_PROTOCOL, CURRENT_PROTOCOLS, type Dialect, dialectOfProtocol } from '../protocol/dialect.js';
 import {
   METHOD_PARAMS,
   type MethodName,
@@ -23,6 +24,8 @@ import type { EventBatch } from './event-hub.js';
 export interface RequestContext {
   /** The client's connection: `signal` aborts when it goes away. */
   connection: Connection;
+  /** Which herdr the client speaks (docs/protocol.md §15): where the dialects answer differently, this decides. */
+  dialect: Dialect;
   /** Events this request causes; published after its response is written. */
   batch: EventBatch;
   /** Runs after the response has been written (e.g. shutting down). */
@@ -48,6 +51,8 @@ export interface ParsedRequest {
   method: string;
   params: unknown;
   keepAlive: boolean;
+  /** The dialect the envelope's `protocol` asked for (docs/protocol.md §15.1); absent: the connection's. */
+  dialect: Dialect | undefined;
 }
 
 /** A run of digits that may be an integer past 2^53 (hooks' nanosecond seqs, ~1.8e18). */
@@ -89,7 +94,18 @@ export function parseRequestLine(line: string): ParsedRequest {
   if (typeof value.method !== 'string') throw new RequestLineError(id, 'field method is missing or not a string');
   if (!('params' in value)) throw new RequestLineError(id, 'field params is missing');
   if (!isPlainObject(value.params)) throw new RequestLineError(id, 'field params must be an object');
-  return { id, method: value.method, params: value.params, keepAlive: value.keep_alive === true };
+  return { id, method: value.method, params: value.params, keepAlive: value.keep_alive === true, dialect: declaredDialect(id, value.protocol) };
+}
+
+/** The envelope's `protocol`: absent or null says nothing; a number we do not speak is refused. */
+function declaredDialect(id: string, protocol: unknown): Dialect | undefined {
+  if (protocol === undefined || protocol === null) return undefined;
+  const dialect = typeof protocol === 'number' ? dialectOfProtocol(protocol) : undefined;
+  if (dialect) return dialect;
+  throw new RequestLineError(
+    id,
+    `protocol ${quoted(JSON.stringify(protocol))} is not spoken here: ${BASE_PROTOCOL} (herdr 0.2.0) or ${CURRENT_PROTOCOLS.join(', ')} (herdr's current protocol)`,
+  );
 }
 
 /** A client's string quoted back in an error, at most 100 characters of it. */

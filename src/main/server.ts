@@ -5,6 +5,7 @@
  */
 import { chmodSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
+import type { Dialect } from '../protocol/dialect.js';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { Connection, type ConnectionHandler, MAX_LINE_BYTES } from './connection.js';
 import { METHODS, isMethodName } from '../protocol/methods.js';
@@ -40,8 +41,7 @@ export class HerdrServer implements ConnectionHandler {
   private readonly router = new Router();
   private readonly loopDelay = new LoopDelayMonitor();
   readonly core: ServerCore;
-  private listener: Server | undefined;
-  private inode: number | undefined;
+  private readonly listeners: Array<{ server: Server; path: string; inode: number | undefined }> = [];
   private stopping: Promise<void> | undefined;
   private readonly stoppedCallbacks: Array<() => void> = [];
 
@@ -79,11 +79,13 @@ export class HerdrServer implements ConnectionHandler {
   /** Claims the socket path and listens; throws StartupError when the path is not ours to take. */
   static async start(options: ServerOptions): Promise<HerdrServer> {
     await claimSocketPath(options.socketPath);
+    if (options.currentSocketPath !== undefined) await claimSocketPath(options.currentSocketPath);
     const server = new HerdrServer(options);
     // Before listening: no client sees a half-restored server.
     const persistence = options.persistence;
     if (persistence) await restoreAtStart(server.core, persistence.paths, persistence, options.log);
-    await server.listen();
+    await server.listen(options.socketPath, '0.2.0');
+    if (options.currentSocketPath !== undefined) await server.listen(options.currentSocketPath, 'current');
     return server;
   }
 
@@ -119,6 +121,7 @@ export class HerdrServer implements ConnectionHandler {
       this.respond(connection, { id, error: { code: 'invalid_request', message } });
       return;
     }
+    if (request.dialect) connection.dialect = request.dialect;
     if (request.keepAlive) connection.keepAlive = true;
     else if (!connection.keepAlive) connection.stopReading();
     this.dispatch(connection, request).catch((error: unknown) => {
@@ -146,6 +149,7 @@ export class HerdrServer implements ConnectionHandler {
     const response = await this.router.dispatch(request, {
       batch,
       connection,
+      dialect: connection.dialect,
       afterResponse: (action) => after.push(action),
     });
     this.respond(connection, response);
@@ -160,13 +164,13 @@ export class HerdrServer implements ConnectionHandler {
     if (!connection.keepAlive && !connection.streaming) connection.end();
   }
 
-  private listen(): Promise<void> {
+  /** Listens on `path`; its clients speak `dialect` until a request says otherwise. */
+  private listen(path: string, dialect: Dialect): Promise<void> {
     // Half-open: a client that closes its sending side after its request still gets the answer.
     const listener = createServer({ allowHalfOpen: true }, (socket) => {
       if (this.stopping) return void socket.destroy();
-      this.connections.add(new Connection(socket, this));
+      this.connections.add(new Connection(socket, this, dialect));
     });
-    this.listener = listener;
     return new Promise((resolve, reject) => {
       // Socket created 0600 from the start (umask), then made sure of (chmod).
       const umask = process.umask(0o177);
@@ -174,18 +178,20 @@ export class HerdrServer implements ConnectionHandler {
         process.umask(umask);
         reject(error);
       });
-      listener.listen(this.options.socketPath, () => {
+      listener.listen(path, () => {
         process.umask(umask);
-        chmodSync(this.options.socketPath, 0o600);
-        this.inode = socketInode(this.options.socketPath);
+        chmodSync(path, 0o600);
+        this.listeners.push({ server: listener, path, inode: socketInode(path) });
         resolve();
       });
     });
   }
 
   private async shutdown(): Promise<void> {
-    this.listener?.close();
-    removeSocketFile(this.options.socketPath, this.inode);
+    for (const { server, path, inode } of this.listeners) {
+      server.close();
+      removeSocketFile(path, inode);
+    }
     await this.core.stop();
     for (const connection of this.connections) connection.end();
     this.loopDelay.stop();

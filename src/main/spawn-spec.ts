@@ -41,6 +41,7 @@ export function programProblem(program: string, path: string | undefined, cwd: s
 
 export interface PaneEnvIds {
   socketPath: string;
+  currentSocketPath: string | undefined;
   workspaceStableId: string;
   paneStableId: string;
 }
@@ -53,6 +54,9 @@ export function paneEnvironment(clientEnv: Record<string, string> | undefined, i
   Object.assign(env, clientEnv);
   env.HERDR_ENV = '1';
   env.HERDR_SOCKET_PATH = ids.socketPath;
+  // For a current-protocol client run in the pane (docs/protocol.md §15.1); absent when the server has no such socket.
+  if (ids.currentSocketPath === undefined) delete env.HERDR_CURRENT_SOCKET_PATH;
+  else env.HERDR_CURRENT_SOCKET_PATH = ids.currentSocketPath;
   env.HERDR_WORKSPACE_ID = ids.workspaceStableId;
   env.HERDR_PANE_ID = ids.paneStableId;
   env.HERDR_BIN_PATH = HERDR_BIN_PATH;

@@ -7,7 +7,7 @@ import type { AgentInfo, AgentState, PaneInfo, WorkspaceInfo } from '../protocol
 import { aggregateStatus, agentStatus } from './agents/agent-status.js';
 import { instanceOf, nameOf } from './agents/occupants.js';
 import { reportedTitle } from './metadata.js';
-import { paneIds, workspaceStableId } from './ids.js';
+import { currentPaneIds, paneIds, withCurrentIds, workspaceStableId } from './ids.js';
 import { layoutOrder } from './layout.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
 
@@ -16,7 +16,7 @@ const AGGREGATE_PRIORITY = ['blocked', 'idle-unseen', 'working', 'idle-seen', 'u
 /** Built as one literal (object spread here cost ~13 µs a pane in `pane.list`). */
 export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
   const ids = paneIds(pane);
-  return {
+  return withCurrentIds<PaneInfo>({
     pane_id: ids.pane_id,
     workspace_id: ids.workspace_id,
     stable_id: ids.stable_id,
@@ -41,13 +41,13 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     tokens: pane.reported?.tokens,
     display_agent: pane.reported?.displayAgent,
     state_labels: pane.reported?.stateLabels,
-  };
+  }, currentPaneIds(pane));
 }
 
 /** A pane's agent as the agent API shows it; only for a pane that hosts one (occupants.ts `hostsAgent`). */
 export function agentInfo(registry: Registry, pane: PaneRecord): AgentInfo {
   const ids = paneIds(pane);
-  return {
+  return withCurrentIds<AgentInfo>({
     agent_instance_id: instanceOf(pane) ?? '',
     name: nameOf(pane),
     agent: pane.agent ?? pane.agentStart?.kind ?? '',
@@ -67,11 +67,11 @@ export function agentInfo(registry: Registry, pane: PaneRecord): AgentInfo {
     title: reportedTitle(pane),
     terminal_title: pane.title || undefined,
     revision: pane.revision,
-  };
+  }, currentPaneIds(pane));
 }
 
 export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): WorkspaceInfo {
-  return {
+  return withCurrentIds<WorkspaceInfo>({
     workspace_id: String(workspace.position),
     number: workspace.position,
     label: workspaceLabel(registry, workspace),
@@ -82,7 +82,7 @@ export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): W
     stable_id: workspaceStableId(workspace.uid),
     tokens: workspace.reportedTokens,
     worktree: workspace.worktree,
-  };
+  }, { workspace_id: workspaceStableId(workspace.uid) });
 }
 
 /** The label a client set, else the root pane's directory name. */

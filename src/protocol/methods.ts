@@ -3,6 +3,7 @@
  * server's router, the client library and the CLI all take their types from here.
  */
 import { z } from 'zod';
+import { DIALECTS } from './dialect.js';
 import { LIFECYCLE_KINDS, SPLIT_DIRECTIONS } from './enums.js';
 import { optional } from './optional.js';
 import { eventLineSchema } from './events.js';
@@ -81,7 +82,18 @@ const paneResult = z.object({ type: z.literal('pane_info'), pane: paneInfoSchema
 export const METHODS = {
   ping: {
     params: empty,
-    result: z.object({ type: z.literal('pong'), version: z.string() }),
+    result: z.object({
+      type: z.literal('pong'),
+      version: z.string(),
+      protocol: z.number().int().min(0).describe("EXT: herdr's protocol number this connection is answered in: 0 for herdr 0.2.0's dialect, 22 for the current one (§15)"),
+      capabilities: z.object({
+        live_handoff: z.boolean(),
+        detached_server_daemon: z.boolean(),
+        surface_interest: z.boolean(),
+        health_check: z.boolean(),
+      }).describe("EXT: herdr's capability flags, each false here"),
+      dialect: z.enum(DIALECTS).describe('EXT: the dialect this connection is answered in (§15)'),
+    }),
     changesState: false,
   },
   'workspace.list': {

@@ -11,3 +11,11 @@ export function resolveSocketPath(env: NodeJS.ProcessEnv = process.env): string 
   if (env.HOME !== undefined) return join(env.HOME, '.config', 'herdr', 'herdr.sock');
   return '/tmp/herdr.sock';
 }
+
+/**
+ * Where a server also listens for clients of herdr's current protocol (docs/protocol.md
+ * §15.1): beside its socket, `herdr.sock` → `herdr-current.sock`.
+ */
+export function currentSocketPathFor(socketPath: string): string {
+  return `${socketPath.endsWith('.sock') ? socketPath.slice(0, -'.sock'.length) : socketPath}-current.sock`;
+}

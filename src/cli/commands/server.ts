@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { HerdrServer } from '../../main/server.js';
-import { resolveSocketPath } from '../../protocol/socket-path.js';
+import { currentSocketPathFor, resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
 import { exitWith } from '../failure.js';
 import { type SocketOption, send } from '../output.js';
@@ -11,6 +11,8 @@ import { DEFAULT_RECLAIM_AFTER_MS } from '../../protocol/thread.js';
 import { niceValue, nonNegativeInt, positiveInt } from './parse.js';
 
 interface ServerFlags extends SocketOption {
+  /** A path, or false for `--no-current-socket`. */
+  currentSocket?: string | false;
   workers?: number;
   cols: number;
   rows: number;
@@ -33,6 +35,8 @@ export function addServerCommands(program: Command): void {
     .enablePositionalOptions()
     .description('run the herdr server in the foreground (stop it with Ctrl-C, SIGTERM or `herdr server stop`)')
     .option('--socket <path>', 'socket path (default: $HERDR_SOCKET_PATH, then $XDG_RUNTIME_DIR/herdr.sock, …; docs/protocol.md §1)')
+    .option('--current-socket <path>', "the second socket, for clients of herdr's current protocol (default: beside --socket, herdr-current.sock; docs/protocol.md §15)")
+    .option('--no-current-socket', "listen on no second socket (current clients then say `protocol` in each request)")
     .option('--workers <n>', 'shard worker threads (default: one per core)', positiveInt)
     .option('--cols <n>', 'default pane width', positiveInt, 120)
     .option('--rows <n>', 'default pane height', positiveInt, 40)
@@ -67,6 +71,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
   ]);
   const mallocTuned = tuneMalloc();
   const socketPath = flags.socket ?? resolveSocketPath();
+  const currentSocketPath = flags.currentSocket === false ? undefined : (flags.currentSocket ?? currentSocketPathFor(socketPath));
   const log = (message: string) => {
     if (flags.logLevel !== 'quiet') process.stderr.write(`herdr: ${message}\n`);
   };
@@ -75,6 +80,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
     const paths = flags.state ? sessionPaths(resolve(flags.stateDir ?? defaultStateDir()), socketPath) : undefined;
     server = await HerdrServer.start({
       socketPath,
+      currentSocketPath,
       workers: flags.workers ?? Math.max(1, availableParallelism()),
       cols: flags.cols,
       rows: flags.rows,
@@ -92,7 +98,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
   // A bug on the main thread is logged; the other agents' panes must not end with it.
   process.on('uncaughtException', (error) => console.error('herdr: uncaught exception (the server goes on):', error));
   process.on('unhandledRejection', (reason) => console.error('herdr: unhandled rejection (the server goes on):', reason));
-  log(`listening on ${socketPath}${mallocTuned ? '' : ' (native/malloc-tuning not loaded: more memory per pane)'}`);
+  log(`listening on ${socketPath}${currentSocketPath ? ` (herdr's current protocol: ${currentSocketPath})` : ''}${mallocTuned ? '' : ' (native/malloc-tuning not loaded: more memory per pane)'}`);
   server.onStopped(() => {
     log('stopped');
     process.exit(EXIT.ok);

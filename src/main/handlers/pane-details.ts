@@ -7,7 +7,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { MethodParams } from '../../protocol/methods.js';
 import type { ProcessInfo } from '../../protocol/methods/pane-details.js';
 import { paneProcesses } from '../../os/process-info.js';
-import { paneIds } from '../ids.js';
+import { currentPaneIds, paneIds, withCurrentIds } from '../ids.js';
 import type { MetadataReport, ReportedMetadata } from '../metadata.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
@@ -27,7 +27,7 @@ function targetPane(registry: Registry, paneId: string | undefined): PaneRecord 
 async function processInfo(pane: PaneRecord): Promise<ProcessInfo> {
   const ids = paneIds(pane);
   const found = await paneProcesses(pane.pid);
-  return {
+  return withCurrentIds<ProcessInfo>({
     pane_id: ids.pane_id,
     stable_id: ids.stable_id,
     shell_pid: found.shellPid,
@@ -41,7 +41,7 @@ async function processInfo(pane: PaneRecord): Promise<ProcessInfo> {
       argv: process.argv,
       cwd: process.cwd,
     })),
-  };
+  }, currentPaneIds(pane));
 }
 
 /** A label as given, trimmed; absent, empty or blank clears it. */

@@ -1,4 +1,5 @@
 /** `ping` and the `server.*` extensions. */
+import { SERVER_CAPABILITIES, protocolOfDialect } from '../../protocol/dialect.js';
 import { VERSION } from '../../protocol/version.js';
 import type { Router } from '../router.js';
 import type { ServerStats } from '../../protocol/objects.js';
@@ -9,7 +10,14 @@ export interface ServerControl {
 }
 
 export function registerServerHandlers(router: Router, control: ServerControl): void {
-  router.register('ping', () => ({ type: 'pong', version: VERSION }));
+  // docs/protocol.md §15: the number tells a client which dialect this connection is answered in.
+  router.register('ping', (_params, { dialect }) => ({
+    type: 'pong',
+    version: VERSION,
+    protocol: protocolOfDialect(dialect),
+    capabilities: SERVER_CAPABILITIES,
+    dialect,
+  }));
 
   router.register('server.stats', async () => ({
     type: 'server_stats',

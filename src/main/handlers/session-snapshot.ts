@@ -5,7 +5,7 @@
 import { PROTOCOL, VERSION } from '../../protocol/version.js';
 import { hostsAgent } from '../agents/occupants.js';
 import type { EventHub } from '../event-hub.js';
-import { paneIds } from '../ids.js';
+import { currentPaneIds, paneIds, withCurrentIds, workspaceStableId } from '../ids.js';
 import { describeLayout } from '../layout-description.js';
 import type { Registry } from '../registry.js';
 import type { Router } from '../router.js';
@@ -18,7 +18,7 @@ export function registerSessionSnapshotHandler(router: Router, { registry, event
     const panes = registry.workspaces.flatMap((workspace) => registry.panesInLayoutOrder(workspace));
     return {
       type: 'session_snapshot',
-      snapshot: {
+      snapshot: withCurrentIds({
         version: VERSION,
         protocol: PROTOCOL,
         seq: events.emitted,
@@ -28,7 +28,10 @@ export function registerSessionSnapshotHandler(router: Router, { registry, event
         panes: panes.map((pane) => paneInfo(registry, pane)),
         layouts: registry.workspaces.map((workspace) => describeLayout(registry, workspace)),
         agents: panes.filter(hostsAgent).map((pane) => agentInfo(registry, pane)),
-      },
+      }, {
+        ...(active ? { focused_workspace_id: workspaceStableId(active.uid) } : {}),
+        ...(focused ? { focused_pane_id: currentPaneIds(focused).pane_id } : {}),
+      }),
     };
   });
 }

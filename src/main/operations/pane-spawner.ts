@@ -23,6 +23,7 @@ export type SpawnFailure = 'workspace_create_failed' | 'pane_split_failed';
 
 export interface SpawnDefaults {
   socketPath: string;
+  currentSocketPath?: string | undefined;
   cols: number;
   rows: number;
   /** The program of a pane without `command`. */
@@ -84,6 +85,7 @@ export class PaneSpawner {
   envIds(workspaceUid: number, paneUid: number) {
     return {
       socketPath: this.defaults.socketPath,
+      currentSocketPath: this.defaults.currentSocketPath,
       workspaceStableId: workspaceStableId(workspaceUid),
       paneStableId: paneStableId(workspaceUid, paneUid),
     };

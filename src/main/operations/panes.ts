@@ -11,7 +11,7 @@ import type { ReadWindow } from '../../protocol/read-window.js';
 import type { ClearAuthority, HookReport, ReadResult } from '../../protocol/thread.js';
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents } from '../focus-events.js';
-import { paneIds, paneMeta } from '../ids.js';
+import { currentPaneIds, paneIds, paneMeta, withCurrentIds } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneRecord, Registry } from '../registry.js';
@@ -61,7 +61,10 @@ export class PaneOperations {
   paneRead(pane: PaneRecord, window: Pick<ReadWindow, 'source'>, result: ReadResult): PaneRead {
     pane.revision = Math.max(pane.revision, result.revision);
     const { pane_id, workspace_id, stable_id } = paneIds(pane);
-    return { pane_id, workspace_id, source: window.source, text: result.text, revision: result.revision, truncated: result.truncated, stable_id };
+    return withCurrentIds<PaneRead>(
+      { pane_id, workspace_id, source: window.source, text: result.text, revision: result.revision, truncated: result.truncated, stable_id },
+      currentPaneIds(pane),
+    );
   }
 
   /** Resolves every key first: one bad key and nothing is written. */

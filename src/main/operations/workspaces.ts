@@ -8,7 +8,7 @@ import type { WorkspaceWorktree } from '../../protocol/objects.js';
 import type { EventBatch } from '../event-hub.js';
 import { lookedAt } from '../agents/agent-status.js';
 import { withFocusEvents } from '../focus-events.js';
-import { paneMeta, paneRef, workspaceMeta } from '../ids.js';
+import { paneMeta, paneRef, workspaceMeta, workspaceRef } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { Registry, WorkspaceRecord } from '../registry.js';
@@ -24,7 +24,7 @@ import type { PaneSpawner, SpawnRequest } from './pane-spawner.js';
 export function addCreatedEvents(registry: Registry, workspace: WorkspaceRecord, focusBefore: string, batch: EventBatch): void {
   batch.add('workspace_created', { workspace: workspaceInfo(registry, workspace) }, workspaceMeta(workspace));
   const focusMoved = registry.focusKey() !== focusBefore;
-  if (focusMoved) batch.add('workspace_focused', { workspace_id: String(workspace.position) }, workspaceMeta(workspace));
+  if (focusMoved) batch.add('workspace_focused', workspaceRef(workspace), workspaceMeta(workspace));
   for (const pane of registry.panesInLayoutOrder(workspace)) batch.add('pane_created', { pane: paneInfo(registry, pane) }, paneMeta(pane));
   const focused = registry.paneByUid(workspace.focusedPaneUid);
   if (focusMoved && focused) batch.add('pane_focused', paneRef(focused), paneMeta(focused));

@@ -5,6 +5,7 @@
  * cannot start after `git worktree add` takes the worktree (and a branch made
  * for it) away again, so a failed request leaves nothing behind.
  */
+import { withCurrentIds, workspaceRef, workspaceStableId } from '../ids.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { ProtocolError } from '../../protocol/errors.js';
@@ -40,13 +41,16 @@ export class WorktreeOperations {
     const { repository } = at;
     return {
       type: 'worktree_list',
-      source: {
-        repo_key: repository.key,
-        repo_name: repository.name,
-        repo_root: repository.root,
-        source_checkout_path: at.checkoutPath,
-        source_workspace_id: workspace ? String(workspace.position) : undefined,
-      },
+      source: withCurrentIds(
+        {
+          repo_key: repository.key,
+          repo_name: repository.name,
+          repo_root: repository.root,
+          source_checkout_path: at.checkoutPath,
+          source_workspace_id: workspace ? String(workspace.position) : undefined,
+        },
+        workspace ? { source_workspace_id: workspaceStableId(workspace.uid) } : {},
+      ),
       worktrees: at.worktrees.map((entry) => this.info(repository, entry)),
     };
   }
@@ -142,10 +146,10 @@ export class WorktreeOperations {
         throw asGitFailed(error);
       });
     });
-    const workspaceId = String(workspace.position);
+    const closed = workspaceRef(workspace);
     // The workspace may have closed while git worked.
     if (this.registry.workspaces.includes(workspace)) this.workspaces.close(workspace, batch);
-    return { type: 'worktree_removed', workspace_id: workspaceId, path, forced: force };
+    return { type: 'worktree_removed', ...closed, path, forced: force };
   }
 
   /** The repository a request names: by workspace, by directory, else the active workspace's. */
@@ -204,16 +208,16 @@ export class WorktreeOperations {
 
   private info(repository: Repository, entry: WorktreeEntry): WorktreeInfo {
     const open = this.openWorkspaceOf(repository, entry.path);
-    return {
-      path: entry.path,
-      branch: entry.branch,
-      is_bare: entry.isBare,
-      is_detached: entry.isDetached,
-      is_prunable: entry.isPrunable,
-      is_linked_worktree: entry.isLinked,
-      label: open ? workspaceInfo(this.registry, open).label : (entry.branch ?? basename(entry.path)),
-      open_workspace_id: open ? String(open.position) : undefined,
-    };
+    return withCurrentIds({
+        path: entry.path,
+        branch: entry.branch,
+        is_bare: entry.isBare,
+        is_detached: entry.isDetached,
+        is_prunable: entry.isPrunable,
+        is_linked_worktree: entry.isLinked,
+        label: open ? workspaceInfo(this.registry, open).label : (entry.branch ?? basename(entry.path)),
+        open_workspace_id: open ? String(open.position) : undefined,
+      }, open ? { open_workspace_id: workspaceStableId(open.uid) } : {});
   }
 
   private answer(repository: Repository, entry: WorktreeEntry, workspace: WorkspaceRecord) {
