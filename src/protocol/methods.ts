@@ -58,6 +58,10 @@ export const WAITABLE_EVENTS = [
   'pane.agent_status_changed',
   'pane.command_finished',
   'pane.notification',
+  'tab_created',
+  'tab_closed',
+  'tab_focused',
+  'tab_renamed',
 ] as const;
 
 const hookFields = {
