@@ -19,7 +19,10 @@ describe('docs/protocol.md §12 conformance', () => {
 
   it('case 1: ping echoes the id and returns pong with the version', async () => {
     const response = await raw(server, { id: 'req-ping-1', method: 'ping', params: {} });
-    assert.deepEqual(response, { id: 'req-ping-1', result: { type: 'pong', version: VERSION } });
+    const { protocol, capabilities, dialect, ...pong } = response.result;
+    assert.deepEqual({ ...response, result: pong }, { id: 'req-ping-1', result: { type: 'pong', version: VERSION } });
+    // EXT (§15): which dialect this socket answers in; herdr 0.2.0 had no number.
+    assert.deepEqual({ protocol, dialect, capabilities: typeof capabilities }, { protocol: 0, dialect: '0.2.0', capabilities: 'object' });
   });
 
   it('case 2: an empty server, a workspace, its pane, reading what the shell printed', async () => {
