@@ -17,6 +17,7 @@ import { registerDebugHandlers } from './handlers/debug.js';
 import { registerLayoutHandlers } from './handlers/layouts.js';
 import { registerPaneDetailHandlers } from './handlers/pane-details.js';
 import { registerPaneHandlers } from './handlers/pane.js';
+import { registerPaneResizeHandler } from './handlers/pane-resize.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerStreamHandlers } from './handlers/stream.js';
@@ -54,6 +55,7 @@ export class HerdrServer implements ConnectionHandler {
     });
     registerWorkspaceHandlers(this.router, core);
     registerPaneHandlers(this.router, core);
+    registerPaneResizeHandler(this.router, core);
     registerAgentReportHandlers(this.router, core);
     registerSubscriptionHandlers(this.router, {
       registry: core.registry,

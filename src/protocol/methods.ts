@@ -9,6 +9,7 @@ import { optional } from './optional.js';
 import { eventLineSchema } from './events.js';
 import { AGENT_STATES, AGENT_STATUSES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
 import { paneStreamStartedSchema } from './pane-stream.js';
+import { paneBorderResult, paneResizeParams } from './pane-resize.js';
 import { matchSchema, readWindowFields } from './read-window.js';
 import { AGENT_METHODS } from './methods/agents.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
@@ -173,8 +174,8 @@ export const METHODS = {
     changesState: true,
   },
   'pane.resize': {
-    params: z.object({ pane_id: paneId, cols: dimension, rows: dimension }),
-    result: paneResult,
+    params: paneResizeParams,
+    result: z.union([paneResult, paneBorderResult]).meta({ type: 'object' }),
     changesState: true,
   },
   'pane.wait_for_output': {

@@ -1,0 +1,49 @@
+/**
+ * `pane.resize` (docs/protocol.md §5) in both its forms: `{cols, rows}` sets the
+ * PTY's size (ours), `{direction, amount?}` moves the border beside the pane
+ * (herdr's current one) and answers herdr's `pane_resize` with the layout after it.
+ */
+import { ProtocolError } from '../../protocol/errors.js';
+import type { MethodParams, MethodResults } from '../../protocol/methods.js';
+import { currentIdsOf, currentPaneIds, paneIds, withCurrentIds } from '../ids.js';
+import { borderStep, moveBorder } from '../layout.js';
+import type { PaneOperations } from '../operations/panes.js';
+import { paneLayoutSnapshot } from '../pane-layout-snapshot.js';
+import type { PaneRecord, Registry } from '../registry.js';
+import type { Router } from '../router.js';
+import { paneInfo } from '../wire-views.js';
+
+type BorderMove = Exclude<MethodParams<'pane.resize'>, { cols: number }>;
+
+/** herdr's default target: the focused pane of the active workspace. */
+function focusedPane(registry: Registry): PaneRecord {
+  const workspace = registry.activeWorkspace;
+  const focused = workspace && registry.paneByUid(workspace.focusedPaneUid);
+  if (!focused) throw new ProtocolError('pane_not_found', 'no pane is focused (no workspace is open)');
+  return focused;
+}
+
+function moveBorderOf(registry: Registry, params: BorderMove): MethodResults['pane.resize'] {
+  const pane = params.pane_id === undefined ? focusedPane(registry) : registry.resolvePane(params.pane_id);
+  // The pane's split tree; it lives on the workspace until there are tabs.
+  const tree = pane.workspace;
+  const before = tree.layout;
+  tree.layout = moveBorder(before, pane.uid, params.direction, borderStep(params.amount));
+  const changed = tree.layout !== before;
+  const layout = paneLayoutSnapshot(registry, pane.workspace, tree);
+  const focusedCurrent = currentIdsOf(layout)?.focused_pane_id;
+  const resize = withCurrentIds(
+    { changed, ...(changed ? {} : { reason: 'unchanged' as const }), pane_id: paneIds(pane).pane_id, focused_pane_id: layout.focused_pane_id, layout },
+    { pane_id: currentPaneIds(pane).pane_id, ...(focusedCurrent === undefined ? {} : { focused_pane_id: focusedCurrent }) },
+  );
+  return { type: 'pane_resize', resize };
+}
+
+export function registerPaneResizeHandler(router: Router, { registry, panes }: { registry: Registry; panes: PaneOperations }): void {
+  router.register('pane.resize', async (params) => {
+    if (!('cols' in params)) return moveBorderOf(registry, params);
+    const pane = registry.resolvePane(params.pane_id);
+    await panes.resize(pane, params.cols, params.rows);
+    return { type: 'pane_info', pane: paneInfo(registry, pane) };
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * A layout tree as herdr's PaneLayoutSnapshot (src/protocol/pane-layout.ts), with the
+ * ids of both dialects (ids.ts). The tree and its focused pane are passed apart from
+ * the workspace, which only names them, so that the tree can live elsewhere (tabs).
+ */
+import type { PaneLayoutSnapshot } from '../protocol/pane-layout.js';
+import { currentPaneIds, paneIds, withCurrentIds, workspaceStableId } from './ids.js';
+import { type LayoutNode, layoutOrder } from './layout.js';
+import { placeLayout, tiledArea } from './layout-geometry.js';
+import type { Registry, WorkspaceRecord } from './registry.js';
+
+/** herdr's split id: `split_<pre-order index>_root`, or `_<path>` in 0 (first child) and 1 (second). */
+export function splitId(index: number, path: readonly boolean[]): string {
+  return `split_${index}_${path.length === 0 ? 'root' : path.map((second) => (second ? '1' : '0')).join('')}`;
+}
+
+export function paneLayoutSnapshot(
+  registry: Registry,
+  workspace: WorkspaceRecord,
+  tree: { layout: LayoutNode; focusedPaneUid: number },
+): PaneLayoutSnapshot {
+  const focused = registry.paneByUid(tree.focusedPaneUid) ?? registry.paneByUid(layoutOrder(tree.layout)[0] ?? 0);
+  const area = tiledArea(tree.layout, (uid) => registry.paneByUid(uid));
+  const placed = placeLayout(tree.layout, area);
+  const panes = placed.panes.flatMap(({ paneUid, rect }) => {
+    const pane = registry.paneByUid(paneUid);
+    if (!pane) return [];
+    return [withCurrentIds({ pane_id: paneIds(pane).pane_id, focused: pane === focused, rect }, { pane_id: currentPaneIds(pane).pane_id })];
+  });
+  return withCurrentIds<PaneLayoutSnapshot>({
+    workspace_id: String(workspace.position),
+    zoomed: false,
+    area,
+    focused_pane_id: focused ? paneIds(focused).pane_id : '',
+    panes,
+    splits: placed.splits.map(({ path, direction, ratio, rect }, index) => ({ id: splitId(index, path), direction, ratio, rect })),
+  }, { workspace_id: workspaceStableId(workspace.uid), ...(focused ? { focused_pane_id: currentPaneIds(focused).pane_id } : {}) });
+}
