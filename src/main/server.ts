@@ -22,6 +22,7 @@ import { registerServerHandlers } from './handlers/server.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerSubscriptionHandlers } from './handlers/subscriptions.js';
+import { registerEventWaitHandler } from './handlers/event-wait.js';
 import { registerWaitHandlers } from './handlers/waits.js';
 import { registerWorkspaceHandlers } from './handlers/workspace.js';
 import { registerWorktreeHandlers } from './handlers/worktrees.js';
@@ -66,6 +67,7 @@ export class HerdrServer implements ConnectionHandler {
       panes: core.panes,
       restoredEvent: () => core.restoredEvent,
     });
+    registerEventWaitHandler(this.router, core);
     registerStreamHandlers(this.router, core);
     registerWaitHandlers(this.router, core);
     registerAgentHandlers(this.router, core);
