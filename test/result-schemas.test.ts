@@ -114,6 +114,7 @@ describe('result and event schemas', () => {
       await client.pane.sendInput({ pane_id: `${ws}-2`, text: 'echo streamed' });
       await client.waitForOutput(`${ws}-2`, 'streamed', { timeoutMs: 10_000 });
       await check('pane.resize', client.pane.resize({ pane_id: `${ws}-2`, cols: 40, rows: 10 }));
+      await check('pane.resize', client.pane.resize({ pane_id: `${ws}-1`, direction: 'right', amount: 0.1 }));
       await check('pane.close', client.pane.close({ pane_id: `${ws}-2` }));
       await streamed;
       await check('events.wait', exited);

@@ -75,13 +75,15 @@ const herdrStatusLine = z.object({
   seq,
 });
 
-const waitMatchedEvent = z.union([herdrStatusLine, eventLineSchema]);
+/** Named, so that the published schema spells the lines out once for both answers. */
+const eventLine = eventLineSchema.meta({ id: 'EventLine' });
+const waitMatchedEvent = z.union([herdrStatusLine, eventLine]);
 /** What `wait_matched` carries, as a client receives it. */
 export type WaitMatchedEvent = z.output<typeof waitMatchedEvent>;
 
 export const eventWaitResult = z
   .union([
-    z.object({ type: z.literal('event_matched'), event: eventLineSchema }).describe('the 0.2.0 dialect: the line as subscribers get it'),
+    z.object({ type: z.literal('event_matched'), event: eventLine }).describe('the 0.2.0 dialect: the line as subscribers get it'),
     z.object({ type: z.literal('wait_matched'), event: waitMatchedEvent }).describe('the current dialect: herdr\'s envelope'),
   ])
   .meta({ type: 'object' });
