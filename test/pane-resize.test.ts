@@ -3,6 +3,7 @@
  * `{direction, amount?}` moves a border (what layout.export then shows) and answers a
  * PaneLayoutSnapshot, in either dialect's ids; `{cols, rows}` still sizes the PTY; a
  * request with fields of both forms, or of neither, is refused and changes nothing.
+ * A move that changed something is told as herdr's `layout_updated`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +11,7 @@ import { call } from '../src/client/client.js';
 import type { LayoutTreeNode } from '../src/protocol/layout-tree.js';
 import { METHOD_RESULTS, type MethodResults } from '../src/protocol/methods.js';
 import { currentSocketPathFor } from '../src/protocol/socket-path.js';
+import { EventClient } from './helpers/events.js';
 import { type TestServer, codeOf, newWorkspace, startServer } from './helpers/server.js';
 
 type Resized = MethodResults['pane.resize'];
@@ -120,4 +122,23 @@ describe('pane.resize', () => {
       await fresh.stop();
     }
   });
+
+  it('emits layout_updated with the answer\'s layout when a border moved, and nothing when it did not', async () => {
+    const { workspaceId, paneId } = await newWorkspace(server);
+    await server.call('pane.split', { target_pane_id: paneId, direction: 'right' });
+    const events = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'layout.updated' }] });
+    try {
+      const unchanged = moved(await server.call('pane.resize', { pane_id: paneId, direction: 'up' }));
+      assert.equal(unchanged.changed, false);
+      const changed = moved(await server.call('pane.resize', { pane_id: paneId, direction: 'right' }));
+      const [line, ...more] = await events.until((lines) => lines.length > 0, 'layout_updated');
+      assert.deepEqual(more, [], 'the unchanged move emitted nothing');
+      assert.equal(line?.event, 'layout_updated');
+      assert.deepEqual(line?.data, { type: 'layout_updated', layout: changed.layout });
+      assert.equal(changed.layout.workspace_id, workspaceId);
+    } finally {
+      events.close();
+    }
+  });
 });
+

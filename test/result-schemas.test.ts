@@ -42,7 +42,7 @@ describe('result and event schemas', () => {
         { type: 'workspace.created' }, { type: 'workspace.closed' }, { type: 'workspace.focused' },
         { type: 'pane.created' }, { type: 'pane.closed' }, { type: 'pane.focused' }, { type: 'pane.exited' },
         { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true }, { type: 'pane.agent_status_changed' },
-        { type: 'pane.command_finished' }, { type: 'pane.notification' },
+        { type: 'pane.command_finished' }, { type: 'pane.notification' }, { type: 'layout.updated' },
       ]);
       seen.add('events.subscribe'); // its ack: the next test
       const collecting = (async () => { for await (const line of subscription) lines.push(line); })();
@@ -141,7 +141,7 @@ describe('result and event schemas', () => {
     }
     assert.deepEqual([...seen].sort(), Object.keys(METHOD_PARAMS).sort(), 'every method was called');
     const names = new Set(lines.map((line) => line.event));
-    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.agent_status_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification'];
+    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.agent_status_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification', 'layout_updated'];
     for (const name of expected) {
       assert.ok(names.has(name as TypedEventLine['event']), `saw ${name} (saw: ${[...names].join(', ')})`);
     }

@@ -47,5 +47,6 @@ export const LIFECYCLE_KINDS = [
   'pane.focused',
   'pane.exited',
   'pane.agent_detected',
+  'layout.updated',
 ] as const;
 export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];

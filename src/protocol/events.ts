@@ -1,5 +1,6 @@
 /** Event lines of docs/protocol.md §9.2, as written to subscribers: one schema per event's data. */
 import { z } from 'zod';
+import { paneLayoutSnapshotSchema } from './pane-layout.js';
 import { AGENT_STATES, AGENT_STATUSES, NOTIFICATION_KINDS, agentLabelSchema, outputMatchSchema, paneInfoSchema, paneRefFields as paneRef, workspaceInfoSchema } from './objects.js';
 
 /** Lifecycle events: underscore names, `type` repeated in `data` (the schemas leave `type` to `lifecycleData`). */
@@ -12,6 +13,8 @@ export const LIFECYCLE_EVENT_DATA = {
   pane_focused: z.object(paneRef),
   pane_exited: z.object({ ...paneRef, exit_code: z.number().int().optional(), signal: z.number().int().optional() }),
   pane_agent_detected: z.object({ ...paneRef, agent: agentLabelSchema.optional() }),
+  /** herdr's: after `pane.resize` moved a border (this server emits it for nothing else yet). */
+  layout_updated: z.object({ layout: paneLayoutSnapshotSchema }),
 } as const;
 
 export type LifecycleEventName = keyof typeof LIFECYCLE_EVENT_DATA;
@@ -62,6 +65,7 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   lifecycleLine('pane_focused', lifecycle.pane_focused),
   lifecycleLine('pane_exited', lifecycle.pane_exited),
   lifecycleLine('pane_agent_detected', lifecycle.pane_agent_detected),
+  lifecycleLine('layout_updated', lifecycle.layout_updated),
   streamLine('pane.output_matched', STREAM_EVENT_DATA['pane.output_matched']),
   streamLine('pane.agent_state_changed', STREAM_EVENT_DATA['pane.agent_state_changed']),
   streamLine('pane.agent_status_changed', STREAM_EVENT_DATA['pane.agent_status_changed']),

@@ -54,6 +54,7 @@ export const WAITABLE_EVENTS = [
   'pane_focused',
   'pane_exited',
   'pane_agent_detected',
+  'layout_updated',
   'pane.agent_state_changed',
   'pane.agent_status_changed',
   'pane.command_finished',

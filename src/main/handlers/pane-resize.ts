@@ -1,11 +1,13 @@
 /**
  * `pane.resize` (docs/protocol.md §5) in both its forms: `{cols, rows}` sets the
  * PTY's size (ours), `{direction, amount?}` moves the border beside the pane
- * (herdr's current one) and answers herdr's `pane_resize` with the layout after it.
+ * (herdr's current one), answers herdr's `pane_resize` with the layout after it and,
+ * when a border moved, emits herdr's `layout_updated` with that layout.
  */
 import { ProtocolError } from '../../protocol/errors.js';
 import type { MethodParams, MethodResults } from '../../protocol/methods.js';
-import { currentIdsOf, currentPaneIds, paneIds, withCurrentIds } from '../ids.js';
+import type { EventBatch } from '../event-hub.js';
+import { currentIdsOf, currentPaneIds, paneIds, withCurrentIds, workspaceMeta } from '../ids.js';
 import { borderStep, moveBorder } from '../layout.js';
 import type { PaneOperations } from '../operations/panes.js';
 import { paneLayoutSnapshot } from '../pane-layout-snapshot.js';
@@ -23,7 +25,7 @@ function focusedPane(registry: Registry): PaneRecord {
   return focused;
 }
 
-function moveBorderOf(registry: Registry, params: BorderMove): MethodResults['pane.resize'] {
+function moveBorderOf(registry: Registry, params: BorderMove, batch: EventBatch): MethodResults['pane.resize'] {
   const pane = params.pane_id === undefined ? focusedPane(registry) : registry.resolvePane(params.pane_id);
   // The pane's split tree; it lives on the workspace until there are tabs.
   const tree = pane.workspace;
@@ -31,6 +33,7 @@ function moveBorderOf(registry: Registry, params: BorderMove): MethodResults['pa
   tree.layout = moveBorder(before, pane.uid, params.direction, borderStep(params.amount));
   const changed = tree.layout !== before;
   const layout = paneLayoutSnapshot(registry, pane.workspace, tree);
+  if (changed) batch.add('layout_updated', { layout }, workspaceMeta(pane.workspace));
   const focusedCurrent = currentIdsOf(layout)?.focused_pane_id;
   const resize = withCurrentIds(
     { changed, ...(changed ? {} : { reason: 'unchanged' as const }), pane_id: paneIds(pane).pane_id, focused_pane_id: layout.focused_pane_id, layout },
@@ -40,8 +43,8 @@ function moveBorderOf(registry: Registry, params: BorderMove): MethodResults['pa
 }
 
 export function registerPaneResizeHandler(router: Router, { registry, panes }: { registry: Registry; panes: PaneOperations }): void {
-  router.register('pane.resize', async (params) => {
-    if (!('cols' in params)) return moveBorderOf(registry, params);
+  router.register('pane.resize', async (params, { batch }) => {
+    if (!('cols' in params)) return moveBorderOf(registry, params, batch);
     const pane = registry.resolvePane(params.pane_id);
     await panes.resize(pane, params.cols, params.rows);
     return { type: 'pane_info', pane: paneInfo(registry, pane) };
