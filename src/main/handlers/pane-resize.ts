@@ -10,7 +10,7 @@ import type { EventBatch } from '../event-hub.js';
 import { currentIdsOf, currentPaneIds, paneIds, withCurrentIds, workspaceMeta } from '../ids.js';
 import { borderStep, moveBorder } from '../layout.js';
 import type { PaneOperations } from '../operations/panes.js';
-import { paneLayoutSnapshot } from '../pane-layout-snapshot.js';
+import { flatLayout } from '../flat-layout.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
 import { paneInfo } from '../wire-views.js';
@@ -32,7 +32,7 @@ function moveBorderOf(registry: Registry, params: BorderMove, batch: EventBatch)
   const before = tree.layout;
   tree.layout = moveBorder(before, pane.uid, params.direction, borderStep(params.amount));
   const changed = tree.layout !== before;
-  const layout = paneLayoutSnapshot(registry, pane.workspace, tree);
+  const layout = flatLayout(registry, pane.workspace, tree);
   if (changed) batch.add('layout_updated', { layout }, workspaceMeta(pane.workspace));
   const focusedCurrent = currentIdsOf(layout)?.focused_pane_id;
   const resize = withCurrentIds(

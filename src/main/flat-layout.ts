@@ -1,7 +1,9 @@
 /**
- * A layout tree as herdr's PaneLayoutSnapshot (src/protocol/pane-layout.ts), with the
- * ids of both dialects (ids.ts). The tree and its focused pane are passed apart from
- * the workspace, which only names them, so that the tree can live elsewhere (tabs).
+ * A layout tree flattened into herdr's PaneLayoutSnapshot (src/protocol/pane-layout.ts),
+ * with the ids of both dialects (ids.ts). The wire keeps herdr's name; here it is the
+ * *flat layout* (a snapshot is a session round). The tree and its focused pane are
+ * passed apart from the workspace, which only names them, so that the tree can live
+ * elsewhere (tabs).
  */
 import type { PaneLayoutSnapshot } from '../protocol/pane-layout.js';
 import { currentPaneIds, paneIds, withCurrentIds, workspaceStableId } from './ids.js';
@@ -14,7 +16,7 @@ export function splitId(index: number, path: readonly boolean[]): string {
   return `split_${index}_${path.length === 0 ? 'root' : path.map((second) => (second ? '1' : '0')).join('')}`;
 }
 
-export function paneLayoutSnapshot(
+export function flatLayout(
   registry: Registry,
   workspace: WorkspaceRecord,
   tree: { layout: LayoutNode; focusedPaneUid: number },
