@@ -113,6 +113,7 @@ describe('pane input', () => {
     const { pane: info } = await server.call('pane.get', { pane_id: pane });
     assert.deepEqual([info.cols, info.rows], [90, 20]);
     const resized = await server.call('pane.resize', { pane_id: pane, cols: 100, rows: 30 });
+    assert.ok(resized.type === 'pane_info');
     assert.deepEqual([resized.pane.cols, resized.pane.rows], [100, 30]);
     await server.call('pane.send_input', { pane_id: pane, text: 'stty size' });
     await readUntil(server, pane, (t) => /^(?:[$#] )?30 100$/m.test(t));

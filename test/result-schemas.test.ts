@@ -42,7 +42,7 @@ describe('result and event schemas', () => {
         { type: 'workspace.created' }, { type: 'workspace.closed' }, { type: 'workspace.focused' },
         { type: 'pane.created' }, { type: 'pane.closed' }, { type: 'pane.focused' }, { type: 'pane.exited' },
         { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true }, { type: 'pane.agent_status_changed' },
-        { type: 'pane.command_finished' }, { type: 'pane.notification' },
+        { type: 'pane.command_finished' }, { type: 'pane.notification' }, { type: 'layout.updated' },
         { type: 'tab.created' }, { type: 'tab.closed' }, { type: 'tab.focused' }, { type: 'tab.renamed' },
       ]);
       seen.add('events.subscribe'); // its ack: the next test
@@ -115,6 +115,7 @@ describe('result and event schemas', () => {
       await client.pane.sendInput({ pane_id: `${ws}-2`, text: 'echo streamed' });
       await client.waitForOutput(`${ws}-2`, 'streamed', { timeoutMs: 10_000 });
       await check('pane.resize', client.pane.resize({ pane_id: `${ws}-2`, cols: 40, rows: 10 }));
+      await check('pane.resize', client.pane.resize({ pane_id: `${ws}-1`, direction: 'right', amount: 0.1 }));
       await check('pane.close', client.pane.close({ pane_id: `${ws}-2` }));
       await streamed;
       await check('events.wait', exited);
@@ -160,7 +161,7 @@ describe('result and event schemas', () => {
     }
     assert.deepEqual([...seen].sort(), Object.keys(METHOD_PARAMS).sort(), 'every method was called');
     const names = new Set(lines.map((line) => line.event));
-    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.agent_status_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification'];
+    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.agent_status_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification', 'layout_updated'];
     for (const name of expected) {
       assert.ok(names.has(name as TypedEventLine['event']), `saw ${name} (saw: ${[...names].join(', ')})`);
     }

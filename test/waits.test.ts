@@ -2,8 +2,10 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { HerdrError } from '../src/client/client.js';
-import { type TestServer, eventually, herdrCli, newWorkspace, readUntil, startServer, statsUntil } from './helpers/server.js';
+import { HerdrError, call } from '../src/client/client.js';
+import { METHOD_RESULTS } from '../src/protocol/methods.js';
+import { currentSocketPathFor } from '../src/protocol/socket-path.js';
+import { type TestServer, codeOf, eventually, herdrCli, newWorkspace, rawExchange, readUntil, startServer, statsUntil } from './helpers/server.js';
 
 /** One wait open on main and its matcher registered in the pane's shard: output from now on is new to it. */
 const oneWaitWatching = (server: TestServer) =>
@@ -167,3 +169,84 @@ describe('events.wait', () => {
     }
   });
 });
+
+describe('events.wait with herdr\'s kinds', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.stop());
+
+  const oneWait = () => statsUntil(server, (stats) => stats.waits === 1, 'the events.wait to be registered');
+  /** Reports `state` for the pane as an agent hook would: its status changes. */
+  let seq = 0;
+  const report = (paneId: string, state: 'working' | 'blocked') =>
+    server.call('pane.report_agent', { pane_id: paneId, source: 'waits-test', agent: 'mybot', state, seq: ++seq });
+
+  it('over herdr-current.sock: wait_matched with herdr\'s envelope and stable ids', async () => {
+    const { paneId } = await newWorkspace(server);
+    const { pane } = await server.call('pane.get', { pane_id: paneId });
+    const current = { socketPath: currentSocketPathFor(server.socketPath) };
+    const pending = call('events.wait', { match_event: { event: 'pane_agent_status_changed', pane_id: pane.stable_id, agent_status: 'blocked' }, timeout_ms: 10_000 }, current);
+    await oneWait();
+    await report(paneId, 'working'); // filtered out by agent_status
+    await report(paneId, 'blocked');
+    const answer = await pending;
+    assert.ok(METHOD_RESULTS['events.wait'].safeParse(answer).success);
+    assert.equal(answer.type, 'wait_matched');
+    const workspace = pane.stable_id.split(':')[0];
+    assert.deepEqual({ ...answer.event, seq: undefined }, {
+      event: 'pane_agent_status_changed',
+      data: { type: 'pane_agent_status_changed', pane_id: pane.stable_id, workspace_id: workspace, agent_status: 'blocked', agent: 'mybot' },
+      seq: undefined,
+    });
+    // A lifecycle kind: the same line subscribers get, in stable ids.
+    const created = call('events.wait', { match_event: { event: 'pane_created', workspace_id: workspace }, timeout_ms: 10_000 }, current);
+    await oneWait();
+    await server.call('pane.split', { target_pane_id: paneId, direction: 'right' });
+    const { event } = await created;
+    assert.equal(event.event, 'pane_created');
+    const data = event.data as { type: string; pane: { pane_id: string; workspace_id: string } };
+    assert.deepEqual([data.type, data.pane.pane_id, data.pane.workspace_id], ['pane_created', `${workspace}:p2`, workspace]);
+  });
+
+  it('over the 0.2.0 socket: event_matched with our line and compact ids, for the same herdr kind', async () => {
+    const { workspaceId, paneId } = await newWorkspace(server);
+    const pending = server.call('events.wait', { match_event: { event: 'pane_agent_status_changed', pane_id: paneId, agent_status: 'working' }, timeout_ms: 10_000 });
+    await oneWait();
+    await report(paneId, 'working');
+    const answer = await pending;
+    assert.equal(answer.type, 'event_matched');
+    assert.equal(answer.event.event, 'pane.agent_status_changed');
+    assert.deepEqual(answer.event.data, { pane_id: paneId, workspace_id: workspaceId, agent_status: 'working', agent: 'mybot' });
+  });
+
+  it('the envelope\'s protocol 22 asks for wait_matched on the 0.2.0 socket', async () => {
+    const { paneId } = await newWorkspace(server);
+    const line = { id: 'w', protocol: 22, method: 'events.wait', params: { match_event: { event: 'pane_agent_status_changed', pane_id: paneId }, timeout_ms: 10_000 } };
+    const exchange = rawExchange(server.socketPath, `${JSON.stringify(line)}\n`, 10_000);
+    await oneWait();
+    await report(paneId, 'working');
+    const { lines } = await exchange;
+    const answer = JSON.parse(lines[0] ?? '{}') as { result?: { type: string; event: { event: string; data: { pane_id: string } } } };
+    assert.equal(answer.result?.type, 'wait_matched');
+    assert.equal(answer.result?.event.event, 'pane_agent_status_changed');
+    assert.match(answer.result?.event.data.pane_id ?? '', /^w\d+:p\d+$/);
+  });
+
+  it('refuses a herdr kind this server has no event for, naming the ones it can wait for; nothing is left waiting', async () => {
+    for (const event of ['tab_created', 'workspace_renamed', 'pane_output_changed'] as const) {
+      await assert.rejects(
+        server.call('events.wait', { match_event: { event, tab_id: 'w1:t1' }, timeout_ms: 100 }),
+        (error: HerdrError) => error.code === 'unsupported_event_wait_match' && error.message.includes(event) && error.message.includes('pane_agent_status_changed'),
+      );
+    }
+    const unknown = await server.request('events.wait', { match_event: { event: 'no_such_event' } });
+    assert.ok('error' in unknown);
+    assert.equal(unknown.error.code, 'invalid_request');
+    assert.match(unknown.error.message, /pane_agent_status_changed/);
+    assert.equal(await codeOf(server.call('events.wait', { match_event: { event: 'pane_exited', pane_id: '1-1' }, timeout_ms: 50 })), 'timeout');
+    assert.equal((await server.call('server.stats', {})).waits, 0);
+  });
+});
+

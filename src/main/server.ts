@@ -17,10 +17,12 @@ import { registerDebugHandlers } from './handlers/debug.js';
 import { registerLayoutHandlers } from './handlers/layouts.js';
 import { registerPaneDetailHandlers } from './handlers/pane-details.js';
 import { registerPaneHandlers } from './handlers/pane.js';
+import { registerPaneResizeHandler } from './handlers/pane-resize.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerSubscriptionHandlers } from './handlers/subscriptions.js';
+import { registerEventWaitHandler } from './handlers/event-wait.js';
 import { registerWaitHandlers } from './handlers/waits.js';
 import { registerTabHandlers } from './handlers/tabs.js';
 import { registerWorkspaceHandlers } from './handlers/workspace.js';
@@ -56,6 +58,7 @@ export class HerdrServer implements ConnectionHandler {
     registerWorkspaceHandlers(this.router, core);
     registerTabHandlers(this.router, core);
     registerPaneHandlers(this.router, core);
+    registerPaneResizeHandler(this.router, core);
     registerAgentReportHandlers(this.router, core);
     registerSubscriptionHandlers(this.router, {
       registry: core.registry,
@@ -66,6 +69,7 @@ export class HerdrServer implements ConnectionHandler {
       panes: core.panes,
       restoredEvent: () => core.restoredEvent,
     });
+    registerEventWaitHandler(this.router, core);
     registerStreamHandlers(this.router, core);
     registerWaitHandlers(this.router, core);
     registerAgentHandlers(this.router, core);

@@ -22,6 +22,10 @@ export type AgentName = (typeof AGENT_NAMES)[number];
 export const SPLIT_DIRECTIONS = ['right', 'down'] as const;
 export type SplitDirection = (typeof SPLIT_DIRECTIONS)[number];
 
+/** Which way `pane.resize` moves a border (herdr's PaneDirection). */
+export const PANE_DIRECTIONS = ['left', 'right', 'up', 'down'] as const;
+export type PaneDirection = (typeof PANE_DIRECTIONS)[number];
+
 export const READ_SOURCES = ['visible', 'recent'] as const;
 export type ReadSource = (typeof READ_SOURCES)[number];
 
@@ -47,5 +51,6 @@ export const LIFECYCLE_KINDS = [
   'tab.closed',
   'tab.focused',
   'tab.renamed',
+  'layout.updated',
 ] as const;
 export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];

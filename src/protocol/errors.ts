@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   server_unavailable: 'the server is shutting down',
   invalid_agent: 'an agent report without an agent label (empty or blank)',
   events_lost: 'EXT: events.subscribe `since` names events no longer retained',
+  unsupported_event_wait_match: 'events.wait for a herdr event kind this server emits no event for; the message lists the ones it can wait for',
   agent_not_found: 'no running agent is named by that target (instance id, pane id or name)',
   agent_not_running: 'the agent a wait or prompt was pinned to left its pane (exited, replaced, pane closed)',
   agent_not_ready: 'the agent cannot take this now (still starting, or its state is unknown to every detector)',

@@ -1,5 +1,6 @@
 /** Event lines of docs/protocol.md §9.2, as written to subscribers: one schema per event's data. */
 import { z } from 'zod';
+import { paneLayoutSnapshotSchema } from './pane-layout.js';
 import { AGENT_STATES, AGENT_STATUSES, NOTIFICATION_KINDS, agentLabelSchema, outputMatchSchema, paneInfoSchema, paneRefFields as paneRef, tabInfoSchema, workspaceInfoSchema } from './objects.js';
 
 /** A tab as its events name it: herdr's id and its workspace's. */
@@ -19,6 +20,8 @@ export const LIFECYCLE_EVENT_DATA = {
   tab_closed: z.object(tabRef),
   tab_focused: z.object(tabRef),
   tab_renamed: z.object({ ...tabRef, label: z.string() }),
+  /** herdr's: after `pane.resize` moved a border (this server emits it for nothing else yet). */
+  layout_updated: z.object({ layout: paneLayoutSnapshotSchema }),
 } as const;
 
 export type LifecycleEventName = keyof typeof LIFECYCLE_EVENT_DATA;
@@ -73,6 +76,7 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   lifecycleLine('tab_closed', lifecycle.tab_closed),
   lifecycleLine('tab_focused', lifecycle.tab_focused),
   lifecycleLine('tab_renamed', lifecycle.tab_renamed),
+  lifecycleLine('layout_updated', lifecycle.layout_updated),
   streamLine('pane.output_matched', STREAM_EVENT_DATA['pane.output_matched']),
   streamLine('pane.agent_state_changed', STREAM_EVENT_DATA['pane.agent_state_changed']),
   streamLine('pane.agent_status_changed', STREAM_EVENT_DATA['pane.agent_status_changed']),

@@ -6,9 +6,11 @@ import { z } from 'zod';
 import { DIALECTS } from './dialect.js';
 import { LIFECYCLE_KINDS, SPLIT_DIRECTIONS } from './enums.js';
 import { optional } from './optional.js';
+import { HERDR_WAIT_KINDS, type HerdrWaitKind, eventWaitResult, supportedWaitNames } from './event-wait.js';
 import { eventLineSchema } from './events.js';
 import { AGENT_STATES, AGENT_STATUSES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, tabInfoSchema, workspaceInfoSchema } from './objects.js';
 import { paneStreamStartedSchema } from './pane-stream.js';
+import { paneBorderResult, paneResizeParams } from './pane-resize.js';
 import { matchSchema, readWindowFields } from './read-window.js';
 import { AGENT_METHODS } from './methods/agents.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
@@ -54,6 +56,7 @@ export const WAITABLE_EVENTS = [
   'pane_focused',
   'pane_exited',
   'pane_agent_detected',
+  'layout_updated',
   'pane.agent_state_changed',
   'pane.agent_status_changed',
   'pane.command_finished',
@@ -63,6 +66,10 @@ export const WAITABLE_EVENTS = [
   'tab_focused',
   'tab_renamed',
 ] as const;
+
+/** Every name `match_event.event` accepts: ours, then herdr's kinds (those without an event here are refused by the handler). */
+type WaitName = (typeof WAITABLE_EVENTS)[number] | HerdrWaitKind;
+const WAIT_NAMES = [...new Set<WaitName>([...WAITABLE_EVENTS, ...(Object.keys(HERDR_WAIT_KINDS) as HerdrWaitKind[])])] as [WaitName, ...WaitName[]];
 
 const hookFields = {
   pane_id: paneId,
@@ -182,8 +189,8 @@ export const METHODS = {
     changesState: true,
   },
   'pane.resize': {
-    params: z.object({ pane_id: paneId, cols: dimension, rows: dimension }),
-    result: paneResult,
+    params: paneResizeParams,
+    result: z.union([paneResult, paneBorderResult]).meta({ type: 'object' }),
     changesState: true,
   },
   'pane.wait_for_output': {
@@ -207,16 +214,19 @@ export const METHODS = {
   'events.wait': {
     params: z.object({
       match_event: z.object({
-        event: z.enum(WAITABLE_EVENTS),
+        event: z.enum(WAIT_NAMES, `events.wait waits for one of: ${supportedWaitNames(WAITABLE_EVENTS).join(', ')}`)
+          .describe('one of our event names or herdr\'s EventMatch kinds; a herdr kind without an event here is unsupported_event_wait_match'),
         pane_id: optional(z.string()),
         workspace_id: optional(z.string()),
+        tab_id: optional(z.string()).describe('herdr\'s tab kinds\' filter'),
         agent: optional(z.string()),
         state: optional(z.enum(AGENT_STATES)),
         agent_status: optional(z.enum(AGENT_STATUSES)),
+        label: optional(z.string()).describe('herdr\'s rename kinds\' filter'),
       }),
       timeout_ms: timeoutMs,
     }),
-    result: z.object({ type: z.literal('event_matched'), event: eventLineSchema }),
+    result: eventWaitResult,
     changesState: false,
   },
   'server.stop': {

@@ -14,7 +14,8 @@ import type { Dialer } from '../../client/transport.js';
 import { Fleet } from '../watch/fleet.js';
 
 export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [
-  ...LIFECYCLE_KINDS.map((type) => ({ type })),
+  // Layout moves are no part of the fleet's picture, and a server from before them would refuse the kind.
+  ...LIFECYCLE_KINDS.filter((type) => type !== 'layout.updated').map((type) => ({ type })),
   { type: 'pane.agent_state_changed' },
   { type: 'pane.command_finished' },
 ];

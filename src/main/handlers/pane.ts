@@ -1,4 +1,4 @@
-/** `pane.*` methods (docs/protocol.md §5). Info comes from the registry's cache; text and input go to the shard. */
+/** `pane.*` methods (docs/protocol.md §5; pane.resize: pane-resize.ts). Info comes from the registry's cache; text and input go to the shard. */
 import { readWindow } from '../../protocol/read-window.js';
 import { lookedAt } from '../agents/agent-status.js';
 import type { PaneOperations } from '../operations/panes.js';
@@ -49,11 +49,5 @@ export function registerPaneHandlers(router: Router, { registry, panes }: { regi
   router.register('pane.close', (params, { batch }) => {
     panes.close(registry.resolvePane(params.pane_id), batch);
     return { type: 'ok' };
-  });
-
-  router.register('pane.resize', async (params) => {
-    const pane = registry.resolvePane(params.pane_id);
-    await panes.resize(pane, params.cols, params.rows);
-    return { type: 'pane_info', pane: paneInfo(registry, pane) };
   });
 }

@@ -1,6 +1,6 @@
-/** `events.subscribe` (docs/protocol.md §9) and `events.wait` (EXT). */
+/** `events.subscribe` (docs/protocol.md §9); events.wait is event-wait.ts. */
 import { ProtocolError } from '../../protocol/errors.js';
-import type { EventLine, TypedEventLine } from '../../protocol/events.js';
+import type { EventLine } from '../../protocol/events.js';
 import { LIFECYCLE_KINDS, type LifecycleKind } from '../../protocol/enums.js';
 import { type CheckedSubscriptionSpec, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
 import type { AgentState, AgentStatus } from '../../protocol/objects.js';
@@ -12,7 +12,7 @@ import type { OpenCounts } from '../open-counts.js';
 import { checkPattern } from '../patterns.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import type { RequestContext, Router } from '../router.js';
-import { type OutputWatchParts, deadline, openWait, watchOutput } from './waits.js';
+import { type OutputWatchParts, watchOutput } from './waits.js';
 
 type Filter = (event: LoggedEvent) => boolean;
 
@@ -26,20 +26,6 @@ interface StateWatch {
   pane: PaneRecord | undefined;
   value: AgentState | AgentStatus | undefined;
   initial: boolean;
-}
-
-/** The ids an event line names, wherever its data keeps them. */
-function eventIds(line: EventLine): { paneId?: string; workspaceId?: string } {
-  const data = line.data as {
-    pane_id?: string;
-    workspace_id?: string;
-    pane?: { pane_id: string; workspace_id: string };
-    workspace?: { workspace_id: string };
-  };
-  return {
-    paneId: data.pane_id ?? data.pane?.pane_id,
-    workspaceId: data.workspace_id ?? data.pane?.workspace_id ?? data.workspace?.workspace_id,
-  };
 }
 
 export interface SubscriptionParts extends OutputWatchParts {
@@ -143,33 +129,5 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
       afterResponse(() => connection.end());
       throw error;
     }
-  });
-
-  router.register('events.wait', (params, { connection }) => {
-    const want = params.match_event;
-    const idMatches = (wanted: string | undefined, compact: string | undefined, stable: string | undefined) =>
-      wanted === undefined || wanted === compact || wanted === stable;
-    const matches: Filter = ({ line, meta }) => {
-      if (line.event !== want.event) return false;
-      const ids = eventIds(line);
-      const data = line.data as { agent?: string; state?: string; agent_status?: string };
-      return (
-        idMatches(want.pane_id, ids.paneId, meta.paneStableId) &&
-        idMatches(want.workspace_id, ids.workspaceId, meta.workspaceStableId) &&
-        (want.agent === undefined || data.agent === want.agent) &&
-        (want.state === undefined || data.state === want.state) &&
-        (want.agent_status === undefined || data.agent_status === want.agent_status)
-      );
-    };
-    return new Promise((resolve, reject) => {
-      const { finish, cleanups } = openWait(parts.open, connection, reject);
-      cleanups.push(
-        events.listen((event) => {
-          // The line's data was built from the typed event tables (protocol/events.ts).
-          if (matches(event)) finish(() => resolve({ type: 'event_matched', event: event.line as TypedEventLine }));
-        }),
-      );
-      cleanups.push(deadline(params.timeout_ms, () => finish(() => reject(new ProtocolError('timeout', 'timed out waiting for event')))));
-    });
   });
 }

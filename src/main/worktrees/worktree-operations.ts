@@ -15,7 +15,7 @@ import type { WorktreeInfo } from '../../protocol/methods/worktrees.js';
 import type { EventBatch } from '../event-hub.js';
 import type { WorkspaceOperations } from '../operations/workspaces.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from '../registry.js';
-import { paneInfo, workspaceInfo } from '../wire-views.js';
+import { paneInfo, tabInfo, workspaceInfo } from '../wire-views.js';
 import { checkBranchName, deleteBranch, generatedBranchName, localBranchExists } from './branches.js';
 import { asGitFailed, git } from './git.js';
 import { type Repository, type RepositoryAt, repositoryAt, samePath } from './repository.js';
@@ -229,6 +229,7 @@ export class WorktreeOperations {
     if (!root) throw new ProtocolError('internal_error', `workspace ${workspace.position} has no pane`);
     return {
       workspace: workspaceInfo(this.registry, workspace),
+      tab: tabInfo(this.registry, root.tab),
       root_pane: paneInfo(this.registry, root),
       worktree: this.info(repository, entry),
     };

@@ -4,15 +4,13 @@ import { layoutDescriptionSchema, layoutTreeParam } from '../layout-tree.js';
 import { optional } from '../optional.js';
 import { type MethodEntry, label, paneId, workspaceId } from '../params.js';
 
-/** herdr's targets that need tabs, which do not exist yet: accepted so that they can be refused (`invalid_target`) instead of ignored. */
-const tabId = optional(z.string()).describe('refused (invalid_target): there are no tabs yet');
 
 export const LAYOUT_METHODS = {
   'layout.export': {
     params: z.object({
       workspace_id: optional(workspaceId).describe('this workspace (default: the active one)'),
       pane_id: optional(paneId).describe('the workspace of this pane'),
-      tab_id: tabId,
+      tab_id: optional(z.string()).describe('this tab (§5.3)'),
     }),
     result: z.object({ type: z.literal('layout_export'), layout: layoutDescriptionSchema }),
     changesState: false,
@@ -24,7 +22,7 @@ export const LAYOUT_METHODS = {
       tab_label: optional(label).describe('herdr\'s name for label (label wins)'),
       focus: optional(z.boolean()),
       workspace_id: optional(workspaceId).describe('refused (invalid_target): layout.apply always builds a new workspace'),
-      tab_id: tabId,
+      tab_id: optional(z.string()).describe('refused (invalid_target): layout.apply always builds a new workspace'),
     }),
     result: z.object({ type: z.literal('layout_apply'), layout: layoutDescriptionSchema }),
     changesState: true,

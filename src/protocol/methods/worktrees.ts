@@ -1,10 +1,9 @@
 /**
  * Method-table entries for git worktrees as workspaces (docs/protocol.md §14);
- * spread into `METHODS` (methods.ts). The shapes are herdr's, without the
- * `tab` of its answers (no tabs here yet).
+ * spread into `METHODS` (methods.ts). The shapes are herdr's.
  */
 import { z } from 'zod';
-import { paneInfoSchema, workspaceInfoSchema } from '../objects.js';
+import { paneInfoSchema, tabInfoSchema, workspaceInfoSchema } from '../objects.js';
 import { optional } from '../optional.js';
 import { type MethodEntry, execText, label, workspaceId } from '../params.js';
 
@@ -38,7 +37,7 @@ export const worktreeInfoSchema = z.object({
 });
 export type WorktreeInfo = z.output<typeof worktreeInfoSchema>;
 
-const workspaceAndPane = { workspace: workspaceInfoSchema, root_pane: paneInfoSchema, worktree: worktreeInfoSchema };
+const workspaceAndPane = { workspace: workspaceInfoSchema, tab: tabInfoSchema, root_pane: paneInfoSchema, worktree: worktreeInfoSchema };
 
 export const WORKTREE_METHODS = {
   'worktree.list': {
