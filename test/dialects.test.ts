@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { EventClient } from './helpers/events.js';
-import { type TestServer, promptShown, rawExchange, readUntil, startServer } from './helpers/server.js';
+import { type TestServer, eventually, promptShown, rawExchange, readUntil, startServer } from './helpers/server.js';
 
 /** One request on a fresh connection to `socket`, with extra envelope keys; the answer line. */
 async function ask(socket: string, method: string, params: object = {}, envelope: object = {}): Promise<Record<string, any>> {
@@ -119,6 +119,8 @@ describe('protocol dialects', () => {
     await server.call('pane.send_input', { pane_id: pane, text: String.raw`printf '\033]2;built-by-osc\007'; echo set`, keys: ['Enter'] });
     await readUntil(server, pane, (text) => /^set$/m.test(text));
     await server.call('pane.report_metadata', { pane_id: pane, source: 'dialects', title: 'Fixing the build' });
+    // pane.get answers from the main thread's cache, which may lag the pane by a few ms (§4).
+    await eventually(async () => (await server.call('pane.get', { pane_id: pane })).pane.terminal_title === 'built-by-osc', 'the terminal title');
     const { pane: seenOld } = (await ask(server.socketPath, 'pane.get', { pane_id: pane })).result;
     const { pane: seenNew } = (await ask(server.currentSocketPath, 'pane.get', { pane_id: pane })).result;
     assert.equal(seenOld.title, 'built-by-osc');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HerdrError } from '../src/client/client.js';
 import { EventClient } from './helpers/events.js';
-import { type TestServer, eventually, promptShown, readUntil, startServer } from './helpers/server.js';
+import { type TestServer, eventually, promptShown, rawExchange, readUntil, startServer } from './helpers/server.js';
 
 const TAB_EVENTS = ['tab.created', 'tab.closed', 'tab.focused', 'tab.renamed'].map((type) => ({ type }));
 const PANE_AND_WORKSPACE_EVENTS = ['workspace.created', 'workspace.closed', 'workspace.focused', 'pane.created', 'pane.closed', 'pane.focused'].map((type) => ({ type }));
@@ -142,6 +142,22 @@ describe('tabs', () => {
     } finally {
       events.close();
     }
+  });
+
+  it('events.wait waits for a tab event, in herdr\'s answer over the current socket', async () => {
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir });
+    const waiting = rawExchange(
+      server.currentSocketPath,
+      `${JSON.stringify({ id: 'w', method: 'events.wait', params: { match_event: { event: 'tab_created', workspace_id: workspace.stable_id }, timeout_ms: 10_000 } })}\n`,
+      10_000,
+    );
+    await eventually(async () => (await server.call('server.stats', {})).waits === 1, 'the wait to be open');
+    const made = await server.call('tab.create', { workspace_id: workspace.stable_id, cwd: server.dir, label: 'waited' });
+    const answer = JSON.parse((await waiting).lines[0] ?? '{}') as { result?: { type: string; event: { event: string; data: { tab: { tab_id: string; workspace_id: string } } } } };
+    assert.equal(answer.result?.type, 'wait_matched');
+    assert.equal(answer.result?.event.event, 'tab_created');
+    assert.deepEqual(answer.result?.event.data.tab, { ...made.tab, workspace_id: workspace.stable_id });
+    await server.call('workspace.close', { workspace_id: workspace.stable_id });
   });
 
   it('bad tab ids and targets are refused by name, and a tab that cannot start leaves nothing behind', async () => {
