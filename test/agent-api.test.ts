@@ -256,7 +256,7 @@ describe('the agent API', () => {
     const agent = await startFake('india');
     await server.call('pane.split', { target_pane_id: agent.pane_id, direction: 'right', label: 'beside' });
     const { snapshot } = await server.call('session.snapshot', {});
-    assert.equal(snapshot.protocol, 21);
+    assert.equal(snapshot.protocol, 0, "the 0.2.0 socket's dialect, as its ping says");
     assert.deepEqual(snapshot.workspaces.map((w) => w.workspace_id), ['1']);
     assert.deepEqual(snapshot.panes.map((p) => p.pane_id), ['1-1', '1-2']);
     assert.equal(snapshot.layouts[0]?.root.type, 'split');

@@ -126,6 +126,7 @@ describe('layouts', () => {
     const { layout } = await client.layout.export({ pane_id: `${ws}-2` });
     assert.deepEqual(layout, {
       workspace_id: ws,
+      tab_id: `${workspace.stable_id}:t1`,
       zoomed: false,
       focused_pane_id: `${ws}-1`,
       root: split(
@@ -244,9 +245,9 @@ describe('layouts', () => {
 
     const targets: Array<[string, object, RegExp]> = [
       ['layout.apply', { root: pane, workspace_id: '1' }, /always builds a new workspace/],
-      ['layout.apply', { root: pane, tab_id: 't1' }, /no tabs yet/],
-      ['layout.export', { tab_id: 't1' }, /no tabs yet/],
-      ['layout.export', { workspace_id: '1', pane_id: '1-1' }, /not both/],
+      ['layout.apply', { root: pane, tab_id: 'w1:t1' }, /replacing a tab's layout is not supported/],
+      ['layout.export', { workspace_id: '1', pane_id: '1-1' }, /name one of/],
+      ['layout.export', { tab_id: 'w1:t1', pane_id: '1-1' }, /name one of/],
     ];
     for (const [method, params, message] of targets) {
       const error = await errorOf(server.request(method, params));
@@ -254,6 +255,7 @@ describe('layouts', () => {
       assert.match(error?.message ?? '', message);
     }
     assert.equal((await errorOf(server.request('layout.export', { workspace_id: 'w999' })))?.code, 'workspace_not_found');
+    assert.equal((await errorOf(server.request('layout.export', { tab_id: 'w1:t99' })))?.code, 'tab_not_found');
     assert.equal((await errorOf(server.request('layout.export', { pane_id: '99-1' })))?.code, 'pane_not_found');
     assert.deepEqual(await counts(), before, 'nothing was started');
 

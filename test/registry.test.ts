@@ -68,7 +68,7 @@ describe('registry ids', () => {
     const c = split(a, 'down'); // layout a, c, b; creation a, b, c
     assert.deepEqual([a, b, c].map(compact), ['1-1', '1-2', '1-3']);
     assert.deepEqual(registry.panesInLayoutOrder(w), [a, c, b]);
-    assert.deepEqual(registry.removePane(b), { workspaceClosed: false });
+    assert.deepEqual(registry.removePane(b), { tabClosed: false, workspaceClosed: false });
     assert.deepEqual([a, c].map(compact), ['1-1', '1-2']);
     assert.equal(registry.resolvePane('1-2'), c);
     notFound(() => registry.resolvePane('1-3'), 'pane_not_found', '1-3');
@@ -162,7 +162,7 @@ describe('registry focus', () => {
     assert.ok(registry.isFocused(c), 'the next in layout order (creation order would say b)');
     registry.removePane(b);
     assert.ok(registry.isFocused(c), 'closing another pane leaves focus alone');
-    assert.deepEqual(registry.removePane(c), { workspaceClosed: true }, 'the last pane takes its workspace with it');
+    assert.deepEqual(registry.removePane(c), { tabClosed: true, workspaceClosed: true }, 'the last pane takes its workspace with it');
     assert.deepEqual(registry.workspaces, []);
     assert.equal(registry.activeWorkspace, undefined);
   });
@@ -201,5 +201,58 @@ describe('registry focus', () => {
     registry.focusWorkspace(two);
     assert.ok(registry.isFocused(first(two)));
     assert.notEqual(registry.focusKey(), before);
+  });
+});
+
+describe('registry tabs', () => {
+  /** A new tab in `w` the way tab.create makes one. */
+  const addTab = (registry: Registry, w: WorkspaceRecord, focus = false) =>
+    registry.addTab(w, registry.reserveTabUid(w), registry.reservePaneUid(), facts(), { focus, label: undefined });
+
+  it('compact pane numbers count the whole workspace in creation order; a tab takes its panes when it closes', () => {
+    const { registry, workspace, split, first } = setup();
+    const w = workspace(true);
+    const a = first(w);
+    const tab = addTab(registry, w);
+    const [b] = registry.tabPanes(tab);
+    assert.ok(b);
+    const c = split(a);
+    assert.deepEqual([a, b, c].map(compact), ['1-1', '1-2', '1-3']);
+    assert.deepEqual(registry.panesInLayoutOrder(w), [a, c, b], 'tab by tab, each in layout order');
+    assert.equal(registry.resolveTab('w1:t2'), tab);
+    registry.removeTab(tab);
+    assert.deepEqual([a, c].map(compact), ['1-1', '1-2'], 'the later pane moved down');
+    assert.throws(() => registry.resolveTab('w1:t2'), (error: unknown) => error instanceof ProtocolError && error.code === 'tab_not_found');
+    assert.equal(addTab(registry, w).uid, 3, 'a tab id is never reused in its workspace');
+  });
+
+  it('focus: the active workspace\'s active tab\'s focused pane; a new tab takes it only when asked', () => {
+    const { registry, workspace, first } = setup();
+    const w = workspace(true);
+    const a = first(w);
+    const quiet = addTab(registry, w, false);
+    assert.ok(registry.isFocused(a));
+    assert.ok(!registry.isFocusedTab(quiet));
+    const loud = addTab(registry, w, true);
+    const [d] = registry.tabPanes(loud);
+    assert.ok(d && registry.isFocused(d) && !registry.isFocused(a));
+    registry.focusPane(a);
+    assert.ok(registry.isFocused(a) && registry.isFocusedTab(a.tab));
+  });
+
+  it('the last pane of a tab closes the tab, not the workspace; the next tab becomes active, else the previous', () => {
+    const { registry, workspace, first } = setup();
+    const w = workspace(true);
+    const second = addTab(registry, w, true);
+    const third = addTab(registry, w);
+    const [b] = registry.tabPanes(second);
+    assert.ok(b);
+    assert.deepEqual(registry.removePane(b), { tabClosed: true, workspaceClosed: false });
+    assert.equal(w.activeTab, third, 'the next tab');
+    const [c] = registry.tabPanes(third);
+    assert.ok(c);
+    registry.removePane(c);
+    assert.equal(w.activeTab, w.tabs[0], 'the previous tab');
+    assert.deepEqual(registry.removePane(first(w)), { tabClosed: true, workspaceClosed: true });
   });
 });

@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { LayoutNode } from '../src/main/layout.js';
-import { type RestoreContext, keptLayout, restorePlan } from '../src/main/persistence/restore-plan.js';
+import { type RestoreContext, keptTabs, restorePlan } from '../src/main/persistence/restore-plan.js';
 import type { SavedPane, SavedWorkspace } from '../src/main/persistence/session-file.js';
 import { tempDir } from './helpers/server.js';
 
@@ -134,20 +134,44 @@ describe('restore plan: the layout kept', () => {
   };
   const workspace: SavedWorkspace = { uid: 1, focusedPaneUid: 2, layout, panes: [1, 2, 3].map((uid) => pane({ uid })) };
 
+  /** The one tab of a file from before tabs. */
+  const onlyTab = (kept: Set<number>) => {
+    const result = keptTabs(workspace, kept);
+    assert.equal(result.tabs.length, 1);
+    return { layout: result.tabs[0]?.layout, focusedPaneUid: result.tabs[0]?.focusedPaneUid };
+  };
+
   it('every pane started: the layout and focus as saved, split sizes included', () => {
-    assert.deepEqual(keptLayout(workspace, new Set([1, 2, 3])), { layout, focusedPaneUid: 2 });
+    assert.deepEqual(onlyTab(new Set([1, 2, 3])), { layout, focusedPaneUid: 2 });
   });
 
   it('a pane that could not start leaves no hole: its sibling takes its place; focus stays where it can', () => {
-    const kept = keptLayout(workspace, new Set([1, 2]));
-    assert.deepEqual(kept, {
+    assert.deepEqual(onlyTab(new Set([1, 2])), {
       layout: { kind: 'split', direction: 'right', ratio: 0.3, first: { kind: 'leaf', paneUid: 1 }, second: { kind: 'leaf', paneUid: 2 } },
       focusedPaneUid: 2,
     });
   });
 
   it('the focused pane could not start: focus goes to the first pane left in layout order', () => {
-    assert.deepEqual(keptLayout(workspace, new Set([3, 1])).focusedPaneUid, 1);
-    assert.deepEqual(keptLayout(workspace, new Set([3])), { layout: { kind: 'leaf', paneUid: 3 }, focusedPaneUid: 3 });
+    assert.deepEqual(onlyTab(new Set([3, 1])).focusedPaneUid, 1);
+    assert.deepEqual(onlyTab(new Set([3])), { layout: { kind: 'leaf', paneUid: 3 }, focusedPaneUid: 3 });
+  });
+
+  it('tabs: one left empty goes, the active one stays active, each pane keeps its tab', () => {
+    const tabbed: SavedWorkspace = {
+      ...workspace,
+      panes: [1, 2, 3, 4, 5].map((uid) => pane({ uid })),
+      tabs: [
+        { uid: 1, focusedPaneUid: 2, layout },
+        { uid: 2, label: 'gone', focusedPaneUid: 4, layout: { kind: 'leaf', paneUid: 4 } },
+        { uid: 3, label: 'logs', focusedPaneUid: 5, layout: { kind: 'leaf', paneUid: 5 } },
+      ],
+      activeTabUid: 3,
+    };
+    const kept = keptTabs(tabbed, new Set([1, 2, 3, 5]));
+    assert.deepEqual(kept.tabs.map((tab) => [tab.uid, tab.label]), [[1, undefined], [3, 'logs']]);
+    assert.equal(kept.activeTabUid, 3);
+    assert.deepEqual([...kept.tabOfPane], [[1, 1], [2, 1], [3, 1], [5, 3]]);
+    assert.equal(keptTabs(tabbed, new Set([1, 2, 3])).activeTabUid, 1, 'the active tab went: the first one left');
   });
 });

@@ -43,6 +43,7 @@ describe('result and event schemas', () => {
         { type: 'pane.created' }, { type: 'pane.closed' }, { type: 'pane.focused' }, { type: 'pane.exited' },
         { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true }, { type: 'pane.agent_status_changed' },
         { type: 'pane.command_finished' }, { type: 'pane.notification' },
+        { type: 'tab.created' }, { type: 'tab.closed' }, { type: 'tab.focused' }, { type: 'tab.renamed' },
       ]);
       seen.add('events.subscribe'); // its ack: the next test
       const collecting = (async () => { for await (const line of subscription) lines.push(line); })();
@@ -130,6 +131,25 @@ describe('result and event schemas', () => {
       await check('worktree.create', made);
       await check('worktree.open', client.worktree.open({ cwd: repo, branch: 'schemas' }));
       await check('worktree.remove', client.worktree.remove({ workspace_id: (await made).workspace.stable_id }));
+      const made2 = client.tab.create({ workspace_id: ws, cwd: server.dir, label: 'second', focus: true });
+      await check('tab.create', made2);
+      const tab = (await made2).tab.tab_id;
+      await check('tab.list', client.tab.list());
+      await check('tab.get', client.tab.get({ tab_id: tab }));
+      await check('tab.rename', client.tab.rename({ tab_id: tab, label: 'renamed' }));
+      await check('tab.focus', client.tab.focus({ tab_id: `${(await client.workspace.get({ workspace_id: ws })).workspace.stable_id}:t1` }));
+      await check('tab.close', client.tab.close({ tab_id: tab }));
+      // The current dialect's answers (docs/protocol.md §15), on the socket beside the first.
+      const current = new HerdrClient({ socketPath: server.socketPath.replace(/\.sock$/, '-current.sock') });
+      try {
+        await check('ping', current.ping());
+        const created = current.workspace.create({ cwd: server.dir });
+        await check('workspace.create', created);
+        await check('session.snapshot', current.session.snapshot());
+        await check('workspace.close', current.workspace.close({ workspace_id: (await created).workspace.workspace_id }));
+      } finally {
+        current.close();
+      }
       await check('server.stats', client.server.stats());
       await check('workspace.close', client.workspace.close({ workspace_id: ws }));
       await check('server.stop', client.server.stop());

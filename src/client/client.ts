@@ -159,6 +159,7 @@ export class HerdrClient {
   readonly session: MethodGroup<'session'>;
   readonly layout: MethodGroup<'layout'>;
   readonly worktree: MethodGroup<'worktree'>;
+  readonly tab: MethodGroup<'tab'>;
   private readonly keepAlive: boolean;
   private connection: Promise<HerdrConnection> | undefined;
 
@@ -175,6 +176,7 @@ export class HerdrClient {
     this.session = methodGroup('session', call);
     this.layout = methodGroup('layout', call);
     this.worktree = methodGroup('worktree', call);
+    this.tab = methodGroup('tab', call);
   }
 
   ping(): Promise<MethodResults['ping']> {

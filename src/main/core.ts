@@ -10,6 +10,7 @@ import type { LoopDelayMonitor } from './loop-delay.js';
 import { HeldReports } from './held-reports.js';
 import { OpenCounts } from './open-counts.js';
 import { LayoutOperations } from './operations/layouts.js';
+import { TabOperations } from './operations/tabs.js';
 import { PaneOperations } from './operations/panes.js';
 import { PaneSpawner } from './operations/pane-spawner.js';
 import { WorkspaceOperations } from './operations/workspaces.js';
@@ -58,6 +59,7 @@ export class ServerCore {
   readonly removal: PaneRemoval;
   readonly workspaces: WorkspaceOperations;
   readonly panes: PaneOperations;
+  readonly tabs: TabOperations;
   readonly layouts: LayoutOperations;
   /** Writes the session file as things change (undefined when nothing is kept). */
   readonly snapshots: Snapshotter | undefined;
@@ -87,6 +89,7 @@ export class ServerCore {
     this.removal = new PaneRemoval(this.registry, this.matchers, this.streams, this.shards, this.metadata);
     this.workspaces = new WorkspaceOperations(this.registry, this.shards, this.spawner, this.removal);
     this.panes = new PaneOperations(this.registry, this.shards, this.spawner, this.removal);
+    this.tabs = new TabOperations(this.registry, this.shards, this.spawner, this.removal);
     this.layouts = new LayoutOperations(this.registry, this.shards, this.spawner, this.held);
     if (options.persistence) {
       this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all }, options.persistence.paths);

@@ -15,6 +15,7 @@ const COMPACT_NUMBER = /^[1-9]\d*$/;
 const STABLE_WORKSPACE = /^w([1-9]\d*)$/;
 const COMPACT_PANE = /^([1-9]\d*)-([1-9]\d*)$/;
 const STABLE_PANE = /^w([1-9]\d*):p([1-9]\d*)$/;
+const TAB = /^w([1-9]\d*):t([1-9]\d*)$/;
 
 export function workspaceStableId(workspaceUid: number): string {
   return `w${workspaceUid}`;
@@ -22,6 +23,16 @@ export function workspaceStableId(workspaceUid: number): string {
 
 export function paneStableId(workspaceUid: number, paneUid: number): string {
   return `${workspaceStableId(workspaceUid)}:p${paneUid}`;
+}
+
+/** A tab's id: herdr's `w<workspace>:t<tab>`, the only form tabs have (docs/protocol.md §5.3). */
+export function tabStableId(workspaceUid: number, tabUid: number): string {
+  return `${workspaceStableId(workspaceUid)}:t${tabUid}`;
+}
+
+export function parseTabId(id: string): { workspaceUid: number; tabUid: number } | undefined {
+  const tab = TAB.exec(id);
+  return tab ? { workspaceUid: Number(tab[1]), tabUid: Number(tab[2]) } : undefined;
 }
 
 export function parseWorkspaceId(id: string): ParsedWorkspaceId | undefined {
@@ -73,21 +84,22 @@ export function paneIds(pane: PanePlace): PaneIds {
 }
 
 /**
- * The ids a current-dialect client sees in place of an object's compact ones
- * (docs/protocol.md §15.2). They ride under a symbol, which JSON.stringify leaves out,
- * so what a 0.2.0 client receives is byte for byte what it was; wire-json.ts swaps
- * them in for a current client. Object spread copies them along.
+ * What a current-dialect client sees in place of some of an object's fields
+ * (docs/protocol.md §15.2): its stable ids for the compact ones, and the few fields the
+ * two herdrs define differently (`undefined` leaves one out). They ride under a symbol,
+ * which JSON.stringify leaves out, so what a 0.2.0 client receives is byte for byte what
+ * it was; wire-json.ts swaps them in for a current client. Object spread copies them along.
  */
-export const CURRENT_IDS: unique symbol = Symbol('herdr.current-ids');
-export type CurrentIds = Readonly<Record<string, string>>;
+export const CURRENT_VIEW: unique symbol = Symbol('herdr.current-view');
+export type CurrentView = Readonly<Record<string, string | undefined>>;
 
-export function withCurrentIds<T extends object>(value: T, current: CurrentIds): T {
-  (value as T & { [CURRENT_IDS]?: CurrentIds })[CURRENT_IDS] = current;
+export function withCurrentView<T extends object>(value: T, current: CurrentView): T {
+  (value as T & { [CURRENT_VIEW]?: CurrentView })[CURRENT_VIEW] = current;
   return value;
 }
 
-export function currentIdsOf(value: object): CurrentIds | undefined {
-  return (value as { [CURRENT_IDS]?: CurrentIds })[CURRENT_IDS];
+export function currentViewOf(value: object): CurrentView | undefined {
+  return (value as { [CURRENT_VIEW]?: CurrentView })[CURRENT_VIEW];
 }
 
 /** A pane's stable ids under the names `pane_id` and `workspace_id`. */
@@ -96,15 +108,23 @@ export function currentPaneIds(pane: PanePlace): { pane_id: string; workspace_id
 }
 
 export function paneRef(pane: PanePlace): PaneRef {
-  return withCurrentIds(
+  return withCurrentView(
     { pane_id: `${pane.workspace.position}-${pane.number}`, workspace_id: String(pane.workspace.position) },
     currentPaneIds(pane),
   );
 }
 
+/** `{tab_id, workspace_id}` as tab events name a tab. */
+export function tabRef(tab: { readonly uid: number; readonly workspace: { readonly uid: number; readonly position: number } }): { tab_id: string; workspace_id: string } {
+  return withCurrentView(
+    { tab_id: tabStableId(tab.workspace.uid, tab.uid), workspace_id: String(tab.workspace.position) },
+    { workspace_id: workspaceStableId(tab.workspace.uid) },
+  );
+}
+
 /** `{workspace_id}` as events and answers name a workspace. */
 export function workspaceRef(workspace: { readonly uid: number; readonly position: number }): { workspace_id: string } {
-  return withCurrentIds({ workspace_id: String(workspace.position) }, { workspace_id: workspaceStableId(workspace.uid) });
+  return withCurrentView({ workspace_id: String(workspace.position) }, { workspace_id: workspaceStableId(workspace.uid) });
 }
 
 export function paneMeta(pane: PanePlace): EventMeta {

@@ -6,17 +6,20 @@
  * started with.
  */
 import type { LayoutDescription, LayoutTreeNode } from '../protocol/layout-tree.js';
-import { currentPaneIds, paneIds, withCurrentIds, workspaceStableId } from './ids.js';
-import { type LayoutNode, layoutOrder } from './layout.js';
-import type { Registry, WorkspaceRecord } from './registry.js';
+import { currentPaneIds, paneIds, tabStableId, withCurrentView, workspaceStableId } from './ids.js';
+import type { LayoutNode } from './layout.js';
+import type { Registry, TabRecord } from './registry.js';
 
-export function describeLayout(registry: Registry, workspace: WorkspaceRecord): LayoutDescription {
-  const focused = registry.paneByUid(workspace.focusedPaneUid) ?? registry.paneByUid(layoutOrder(workspace.layout)[0] ?? 0);
-  return withCurrentIds({
+/** A tab's layout as the wire shows it (docs/protocol.md §5.2). */
+export function describeLayout(registry: Registry, tab: TabRecord): LayoutDescription {
+  const { workspace } = tab;
+  const focused = registry.paneByUid(tab.focusedPaneUid) ?? registry.rootPane(tab);
+  return withCurrentView({
     workspace_id: String(workspace.position),
+    tab_id: tabStableId(workspace.uid, tab.uid),
     zoomed: false,
     focused_pane_id: focused ? paneIds(focused).pane_id : '',
-    root: describeNode(registry, workspace.layout),
+    root: describeNode(registry, tab.layout),
   }, { workspace_id: workspaceStableId(workspace.uid), ...(focused ? { focused_pane_id: currentPaneIds(focused).pane_id } : {}) });
 }
 
@@ -28,7 +31,7 @@ function describeNode(registry: Registry, node: LayoutNode): LayoutTreeNode {
   const pane = registry.paneByUid(node.paneUid);
   if (!pane) return { type: 'pane' };
   // Absent fields are left out of the JSON (undefined is not written).
-  return withCurrentIds<LayoutTreeNode>({
+  return withCurrentView<LayoutTreeNode>({
     type: 'pane',
     pane_id: paneIds(pane).pane_id,
     label: pane.label,

@@ -8,7 +8,7 @@
  */
 import { ProtocolError } from '../protocol/errors.js';
 import type { AgentSession, AgentSource, AgentState, PreviousAgentSession, WorkspaceWorktree } from '../protocol/objects.js';
-import { parsePaneId, parseWorkspaceId } from './ids.js';
+import { parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
 import type { AgentStatus, SplitDirection } from '../protocol/enums.js';
 import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
 
@@ -40,6 +40,8 @@ export interface ReportedPaneMetadata {
 export interface PaneRecord extends PaneFacts {
   readonly uid: number;
   readonly workspace: WorkspaceRecord;
+  /** The tab whose layout holds it (docs/protocol.md §5.3). */
+  readonly tab: TabRecord;
   /** Compact pane number: 1-based position in the workspace's creation order. */
   number: number;
   revision: number;
@@ -82,6 +84,28 @@ export interface AgentStart {
   kind: string;
 }
 
+/**
+ * A tab (docs/protocol.md §5.3): a layout of panes within a workspace. A workspace has one
+ * unless a client makes more; the focused pane is the active workspace's active tab's.
+ */
+export interface TabRecord {
+  /** Counts a workspace's tabs, never reused there: the `t<N>` of `w1:t<N>`. */
+  readonly uid: number;
+  readonly workspace: WorkspaceRecord;
+  /** Set by `tab.rename` or `label` at create. */
+  customLabel: string | undefined;
+  layout: LayoutNode;
+  focusedPaneUid: number;
+}
+
+/** A tab as a snapshot keeps it. */
+export interface SavedTabShape {
+  uid: number;
+  label: string | undefined;
+  layout: LayoutNode;
+  focusedPaneUid: number;
+}
+
 export interface WorkspaceRecord {
   readonly uid: number;
   readonly shardId: number;
@@ -89,15 +113,20 @@ export interface WorkspaceRecord {
   position: number;
   /** Set by `workspace.rename` or `label` at create; kept forever once set. */
   customLabel: string | undefined;
-  /** Creation order: index + 1 is the compact pane number. */
+  /** Creation order across its tabs: index + 1 is the compact pane number. */
   panes: PaneRecord[];
-  layout: LayoutNode;
-  focusedPaneUid: number;
+  /** In order (a tab's `number` is its index + 1); never empty. */
+  tabs: TabRecord[];
+  activeTab: TabRecord;
+  nextTabUid: number;
   /** Tokens clients reported for display (metadata.ts); absent when none. */
   reportedTokens?: Record<string, string> | undefined;
   /** The git checkout it was made for (`worktree.create` / `worktree.open`); kept with the session. */
   readonly worktree: WorkspaceWorktree | undefined;
 }
+
+/** A workspace's first tab: `w1:t1`. */
+export const FIRST_TAB_UID = 1;
 
 export class Registry {
   readonly workspaces: WorkspaceRecord[] = [];
@@ -133,24 +162,17 @@ export class Registry {
     this.nextPaneUid = Math.max(this.nextPaneUid, pane);
   }
 
-  /** A workspace from a snapshot, with its uids, label, layout and panes (creation order) as they were. */
+  /** A workspace from a snapshot, with its uids, label, tabs and panes (creation order) as they were. */
   restoreWorkspace(
-    saved: { uid: number; shardId: number; label: string | undefined; layout: LayoutNode; focusedPaneUid: number; worktree?: WorkspaceWorktree },
-    panes: Array<{ uid: number; facts: PaneFacts }>,
+    saved: { uid: number; shardId: number; label: string | undefined; tabs: SavedTabShape[]; activeTabUid: number; worktree?: WorkspaceWorktree },
+    panes: Array<{ uid: number; tabUid: number; facts: PaneFacts }>,
   ): WorkspaceRecord {
-    const workspace: WorkspaceRecord = {
-      uid: saved.uid,
-      shardId: saved.shardId,
-      position: this.workspaces.length + 1,
-      customLabel: saved.label,
-      panes: [],
-      layout: saved.layout,
-      focusedPaneUid: saved.focusedPaneUid,
-      worktree: saved.worktree,
-    };
-    this.workspaces.push(workspace);
-    this.workspacesByUid.set(saved.uid, workspace);
-    for (const pane of panes) this.addPaneRecord(workspace, pane.uid, pane.facts);
+    const workspace = this.newWorkspace(saved.uid, saved.shardId, saved.label, saved.worktree, saved.tabs);
+    workspace.activeTab = workspace.tabs.find((tab) => tab.uid === saved.activeTabUid) ?? workspace.activeTab;
+    for (const pane of panes) {
+      const tab = workspace.tabs.find((candidate) => candidate.uid === pane.tabUid) ?? workspace.activeTab;
+      this.addPaneRecord(tab, pane.uid, pane.facts);
+    }
     this.advanceUids(saved.uid + 1, Math.max(...panes.map((pane) => pane.uid)) + 1);
     if (!this.active) this.focusWorkspace(workspace);
     return workspace;
@@ -160,9 +182,10 @@ export class Registry {
     return this.panesByUid.get(uid);
   }
 
-  /** A string that changes exactly when the (active workspace, focused pane) pair changes. */
+  /** A string that changes exactly when the (active workspace, its active tab, focused pane) triple changes. */
   focusKey(): string {
-    return this.active ? `${this.active.uid}:${this.active.focusedPaneUid}` : '';
+    const tab = this.active?.activeTab;
+    return tab ? `${tab.workspace.uid}:${tab.uid}:${tab.focusedPaneUid}` : '';
   }
 
   addWorkspace(
@@ -172,50 +195,72 @@ export class Registry {
     facts: PaneFacts,
     options: { focus: boolean; label: string | undefined; worktree?: WorkspaceWorktree },
   ): WorkspaceRecord {
-    const workspace: WorkspaceRecord = {
-      uid,
-      shardId,
-      position: this.workspaces.length + 1,
-      customLabel: options.label,
-      panes: [],
-      layout: leaf(paneUid),
-      focusedPaneUid: paneUid,
-      worktree: options.worktree,
-    };
-    this.workspaces.push(workspace);
-    this.workspacesByUid.set(uid, workspace);
-    this.addPaneRecord(workspace, paneUid, facts);
+    const workspace = this.newWorkspace(uid, shardId, options.label, options.worktree, [
+      { uid: FIRST_TAB_UID, label: undefined, layout: leaf(paneUid), focusedPaneUid: paneUid },
+    ]);
+    this.addPaneRecord(workspace.activeTab, paneUid, facts);
     if (options.focus || !this.active) this.focusWorkspace(workspace);
     return workspace;
   }
 
+  /** A tab uid for a tab about to be made in `workspace` (its first pane's environment names it). */
+  reserveTabUid(workspace: WorkspaceRecord): number {
+    return workspace.nextTabUid++;
+  }
+
+  /** A new last tab holding one pane; active (and its workspace too) if `focus`. */
+  addTab(workspace: WorkspaceRecord, tabUid: number, paneUid: number, facts: PaneFacts, options: { focus: boolean; label: string | undefined }): TabRecord {
+    const tab: TabRecord = { uid: tabUid, workspace, customLabel: options.label, layout: leaf(paneUid), focusedPaneUid: paneUid };
+    workspace.tabs.push(tab);
+    this.addPaneRecord(tab, paneUid, facts);
+    if (options.focus) this.focusTab(tab);
+    return tab;
+  }
+
   /** Splits `target`'s leaf; the target is focused first, the new pane too if `focus`. */
   addSplitPane(target: PaneRecord, paneUid: number, direction: SplitDirection, facts: PaneFacts, focus: boolean): PaneRecord {
-    const workspace = target.workspace;
-    workspace.focusedPaneUid = target.uid;
-    workspace.layout = splitLeaf(workspace.layout, target.uid, paneUid, direction);
-    const pane = this.addPaneRecord(workspace, paneUid, facts);
-    if (focus) workspace.focusedPaneUid = paneUid;
+    const tab = target.tab;
+    tab.focusedPaneUid = target.uid;
+    tab.layout = splitLeaf(tab.layout, target.uid, paneUid, direction);
+    const pane = this.addPaneRecord(tab, paneUid, facts);
+    if (focus) tab.focusedPaneUid = paneUid;
     return pane;
   }
 
-  /** Removes a pane (and its workspace if it was the last); answers whether the workspace went too. */
-  removePane(pane: PaneRecord): { workspaceClosed: boolean } {
-    const workspace = pane.workspace;
-    if (workspace.panes.length === 1) {
-      this.removeWorkspace(workspace);
-      return { workspaceClosed: true };
+  /** Removes a pane, and its tab if it was the tab's last, and its workspace if that was the last tab. */
+  removePane(pane: PaneRecord): { tabClosed: boolean; workspaceClosed: boolean } {
+    const { tab, workspace } = pane;
+    if (layoutOrder(tab.layout).length === 1) {
+      if (workspace.tabs.length === 1) {
+        this.removeWorkspace(workspace);
+        return { tabClosed: true, workspaceClosed: true };
+      }
+      this.removeTab(tab);
+      return { tabClosed: true, workspaceClosed: false };
     }
-    const order = layoutOrder(workspace.layout);
+    const order = layoutOrder(tab.layout);
     const at = order.indexOf(pane.uid);
-    if (workspace.focusedPaneUid === pane.uid) {
-      workspace.focusedPaneUid = order[at + 1] ?? order[at - 1] ?? workspace.focusedPaneUid;
+    if (tab.focusedPaneUid === pane.uid) tab.focusedPaneUid = order[at + 1] ?? order[at - 1] ?? tab.focusedPaneUid;
+    tab.layout = removeLeaf(tab.layout, pane.uid) ?? tab.layout;
+    this.dropPaneRecords(workspace, [pane]);
+    return { tabClosed: false, workspaceClosed: false };
+  }
+
+  /**
+   * Removes a tab of a workspace that has others, with its panes; the next tab (else the
+   * previous) becomes active if it was.
+   */
+  removeTab(tab: TabRecord): void {
+    const { workspace } = tab;
+    const index = workspace.tabs.indexOf(tab);
+    workspace.tabs.splice(index, 1);
+    if (workspace.activeTab === tab) {
+      workspace.activeTab = workspace.tabs[index] ?? workspace.tabs[index - 1] ?? workspace.activeTab;
     }
-    workspace.layout = removeLeaf(workspace.layout, pane.uid) ?? workspace.layout;
-    workspace.panes.splice(pane.number - 1, 1);
-    workspace.panes.forEach((p, i) => (p.number = i + 1));
-    this.panesByUid.delete(pane.uid);
-    return { workspaceClosed: false };
+    this.dropPaneRecords(
+      workspace,
+      workspace.panes.filter((pane) => pane.tab === tab),
+    );
   }
 
   removeWorkspace(workspace: WorkspaceRecord): void {
@@ -236,10 +281,26 @@ export class Registry {
     for (const pane of workspace.panes) pane.seen = true;
   }
 
-  /** Makes the pane's workspace active and the pane its focused one. */
+  /** Makes the tab its workspace's active one and the workspace active. */
+  focusTab(tab: TabRecord): void {
+    tab.workspace.activeTab = tab;
+    this.focusWorkspace(tab.workspace);
+  }
+
+  /** Makes the pane its tab's focused one, the tab active, the workspace active. */
   focusPane(pane: PaneRecord): void {
-    pane.workspace.focusedPaneUid = pane.uid;
-    this.focusWorkspace(pane.workspace);
+    pane.tab.focusedPaneUid = pane.uid;
+    this.focusTab(pane.tab);
+  }
+
+  /** The pane that has the focus within a workspace: its active tab's focused pane. */
+  focusedPaneOf(workspace: WorkspaceRecord): PaneRecord | undefined {
+    return this.panesByUid.get(workspace.activeTab.focusedPaneUid);
+  }
+
+  /** The server's focused pane, if any workspace is open. */
+  get focusedPane(): PaneRecord | undefined {
+    return this.active && this.focusedPaneOf(this.active);
   }
 
   rename(workspace: WorkspaceRecord, label: string): void {
@@ -265,20 +326,79 @@ export class Registry {
     return found;
   }
 
-  /** Panes of a workspace in layout order. */
+  /** A tab by its id (`w1:t2`). */
+  resolveTab(id: string): TabRecord {
+    const parsed = parseTabId(id);
+    const found = parsed && this.workspacesByUid.get(parsed.workspaceUid)?.tabs.find((tab) => tab.uid === parsed.tabUid);
+    if (!found) throw new ProtocolError('tab_not_found', `tab ${id} not found`);
+    return found;
+  }
+
+  /** Panes of a workspace in layout order, tab by tab. */
   panesInLayoutOrder(workspace: WorkspaceRecord): PaneRecord[] {
-    return layoutOrder(workspace.layout).flatMap((uid) => this.panesByUid.get(uid) ?? []);
+    return workspace.tabs.flatMap((tab) => this.tabPanes(tab));
+  }
+
+  /** Panes of a tab in layout order. */
+  tabPanes(tab: TabRecord): PaneRecord[] {
+    return layoutOrder(tab.layout).flatMap((uid) => this.panesByUid.get(uid) ?? []);
+  }
+
+  /** The tab's first pane in layout order (its label follows that pane's directory). */
+  rootPane(tab: TabRecord): PaneRecord | undefined {
+    const uid = layoutOrder(tab.layout)[0];
+    return uid === undefined ? undefined : this.panesByUid.get(uid);
   }
 
   isFocused(pane: PaneRecord): boolean {
-    return this.active === pane.workspace && pane.workspace.focusedPaneUid === pane.uid;
+    return this.active === pane.workspace && pane.workspace.activeTab === pane.tab && pane.tab.focusedPaneUid === pane.uid;
   }
 
-  private addPaneRecord(workspace: WorkspaceRecord, uid: number, facts: PaneFacts): PaneRecord {
+  /** The tab is its workspace's active one, and that workspace is the active one. */
+  isFocusedTab(tab: TabRecord): boolean {
+    return this.active === tab.workspace && tab.workspace.activeTab === tab;
+  }
+
+  private newWorkspace(
+    uid: number,
+    shardId: number,
+    label: string | undefined,
+    worktree: WorkspaceWorktree | undefined,
+    tabs: readonly SavedTabShape[],
+  ): WorkspaceRecord {
+    // The record and its tabs point at each other: the tabs are filled in right after.
+    const workspace = {
+      uid,
+      shardId,
+      position: this.workspaces.length + 1,
+      customLabel: label,
+      panes: [],
+      tabs: [],
+      nextTabUid: Math.max(FIRST_TAB_UID, ...tabs.map((tab) => tab.uid + 1)),
+      worktree,
+    } as unknown as WorkspaceRecord;
+    workspace.tabs = tabs.map((saved) => ({ uid: saved.uid, workspace, customLabel: saved.label, layout: saved.layout, focusedPaneUid: saved.focusedPaneUid }));
+    workspace.activeTab = workspace.tabs[0] as TabRecord;
+    this.workspaces.push(workspace);
+    this.workspacesByUid.set(uid, workspace);
+    return workspace;
+  }
+
+  /** Forgets panes that left a workspace's tabs, renumbering the rest (compact numbers). */
+  private dropPaneRecords(workspace: WorkspaceRecord, gone: readonly PaneRecord[]): void {
+    const goneSet = new Set(gone);
+    workspace.panes = workspace.panes.filter((pane) => !goneSet.has(pane));
+    workspace.panes.forEach((p, i) => (p.number = i + 1));
+    for (const pane of gone) this.panesByUid.delete(pane.uid);
+  }
+
+  private addPaneRecord(tab: TabRecord, uid: number, facts: PaneFacts): PaneRecord {
+    const workspace = tab.workspace;
     const pane: PaneRecord = {
       ...facts,
       uid,
       workspace,
+      tab,
       number: workspace.panes.length + 1,
       revision: 0,
       title: undefined,

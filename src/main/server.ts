@@ -22,6 +22,7 @@ import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerSubscriptionHandlers } from './handlers/subscriptions.js';
 import { registerWaitHandlers } from './handlers/waits.js';
+import { registerTabHandlers } from './handlers/tabs.js';
 import { registerWorkspaceHandlers } from './handlers/workspace.js';
 import { registerWorktreeHandlers } from './handlers/worktrees.js';
 import { LoopDelayMonitor } from './loop-delay.js';
@@ -53,6 +54,7 @@ export class HerdrServer implements ConnectionHandler {
       stop: () => void this.stop(),
     });
     registerWorkspaceHandlers(this.router, core);
+    registerTabHandlers(this.router, core);
     registerPaneHandlers(this.router, core);
     registerAgentReportHandlers(this.router, core);
     registerSubscriptionHandlers(this.router, {

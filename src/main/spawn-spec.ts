@@ -44,6 +44,7 @@ export interface PaneEnvIds {
   currentSocketPath: string | undefined;
   workspaceStableId: string;
   paneStableId: string;
+  tabStableId: string;
 }
 
 /** The server's environment, the client's additions, then the HERDR_* values nobody overrides. */
@@ -59,6 +60,7 @@ export function paneEnvironment(clientEnv: Record<string, string> | undefined, i
   else env.HERDR_CURRENT_SOCKET_PATH = ids.currentSocketPath;
   env.HERDR_WORKSPACE_ID = ids.workspaceStableId;
   env.HERDR_PANE_ID = ids.paneStableId;
+  env.HERDR_TAB_ID = ids.tabStableId;
   env.HERDR_BIN_PATH = HERDR_BIN_PATH;
   return env;
 }

@@ -3,20 +3,19 @@
  * docs/protocol.md §4): ids computed from positions now, the cached facts,
  * and a workspace's aggregate agent state.
  */
-import type { AgentInfo, AgentState, PaneInfo, WorkspaceInfo } from '../protocol/objects.js';
+import type { AgentInfo, AgentState, PaneInfo, TabInfo, WorkspaceInfo } from '../protocol/objects.js';
 import { aggregateStatus, agentStatus } from './agents/agent-status.js';
 import { instanceOf, nameOf } from './agents/occupants.js';
 import { reportedTitle } from './metadata.js';
-import { currentPaneIds, paneIds, withCurrentIds, workspaceStableId } from './ids.js';
-import { layoutOrder } from './layout.js';
-import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
+import { currentPaneIds, paneIds, tabStableId, withCurrentView, workspaceStableId } from './ids.js';
+import type { PaneRecord, Registry, TabRecord, WorkspaceRecord } from './registry.js';
 
 const AGGREGATE_PRIORITY = ['blocked', 'idle-unseen', 'working', 'idle-seen', 'unknown'] as const;
 
 /** Built as one literal (object spread here cost ~13 µs a pane in `pane.list`). */
 export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
   const ids = paneIds(pane);
-  return withCurrentIds<PaneInfo>({
+  return withCurrentView<PaneInfo>({
     pane_id: ids.pane_id,
     workspace_id: ids.workspace_id,
     stable_id: ids.stable_id,
@@ -34,6 +33,10 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     restored: pane.restored || undefined,
     previous_agent_session: pane.previousAgentSession,
     revision: pane.revision,
+    tab_id: tabStableId(pane.workspace.uid, pane.tab.uid),
+    terminal_id: ids.stable_id,
+    terminal_title: pane.title || undefined,
+    agent_instance_id: pane.agentInstanceId,
     cols: pane.cols,
     rows: pane.rows,
     pid: pane.pid,
@@ -41,13 +44,13 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     tokens: pane.reported?.tokens,
     display_agent: pane.reported?.displayAgent,
     state_labels: pane.reported?.stateLabels,
-  }, currentPaneIds(pane));
+  }, { ...currentPaneIds(pane), title: reportedTitle(pane) });
 }
 
 /** A pane's agent as the agent API shows it; only for a pane that hosts one (occupants.ts `hostsAgent`). */
 export function agentInfo(registry: Registry, pane: PaneRecord): AgentInfo {
   const ids = paneIds(pane);
-  return withCurrentIds<AgentInfo>({
+  return withCurrentView<AgentInfo>({
     agent_instance_id: instanceOf(pane) ?? '',
     name: nameOf(pane),
     agent: pane.agent ?? pane.agentStart?.kind ?? '',
@@ -71,7 +74,7 @@ export function agentInfo(registry: Registry, pane: PaneRecord): AgentInfo {
 }
 
 export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): WorkspaceInfo {
-  return withCurrentIds<WorkspaceInfo>({
+  return withCurrentView<WorkspaceInfo>({
     workspace_id: String(workspace.position),
     number: workspace.position,
     label: workspaceLabel(registry, workspace),
@@ -80,17 +83,32 @@ export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): W
     agent_state: aggregateState(workspace.panes),
     agent_status: aggregateStatus(workspace.panes),
     stable_id: workspaceStableId(workspace.uid),
+    tab_count: workspace.tabs.length,
+    active_tab_id: tabStableId(workspace.uid, workspace.activeTab.uid),
     tokens: workspace.reportedTokens,
     worktree: workspace.worktree,
   }, { workspace_id: workspaceStableId(workspace.uid) });
 }
 
-/** The label a client set, else the root pane's directory name. */
+/** herdr's TabInfo (docs/protocol.md §5.3). */
+export function tabInfo(registry: Registry, tab: TabRecord): TabInfo {
+  const panes = registry.tabPanes(tab);
+  return withCurrentView<TabInfo>({
+    tab_id: tabStableId(tab.workspace.uid, tab.uid),
+    workspace_id: String(tab.workspace.position),
+    number: tab.workspace.tabs.indexOf(tab) + 1,
+    label: tab.customLabel ?? registry.rootPane(tab)?.cwdLabel ?? 'shell',
+    focused: registry.isFocusedTab(tab),
+    pane_count: panes.length,
+    agent_status: aggregateStatus(panes),
+  }, { workspace_id: workspaceStableId(tab.workspace.uid) });
+}
+
+/** The label a client set, else the directory name of its first tab's root pane. */
 function workspaceLabel(registry: Registry, workspace: WorkspaceRecord): string {
   if (workspace.customLabel !== undefined) return workspace.customLabel;
-  const rootUid = layoutOrder(workspace.layout)[0];
-  const root = rootUid === undefined ? undefined : registry.paneByUid(rootUid);
-  return root?.cwdLabel ?? 'shell';
+  const first = workspace.tabs[0];
+  return (first && registry.rootPane(first)?.cwdLabel) ?? 'shell';
 }
 
 /** docs/protocol.md §10.4: the state of the workspace's highest-priority pane. */

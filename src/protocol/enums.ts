@@ -43,5 +43,9 @@ export const LIFECYCLE_KINDS = [
   'pane.focused',
   'pane.exited',
   'pane.agent_detected',
+  'tab.created',
+  'tab.closed',
+  'tab.focused',
+  'tab.renamed',
 ] as const;
 export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];

@@ -1,6 +1,9 @@
 /** Event lines of docs/protocol.md §9.2, as written to subscribers: one schema per event's data. */
 import { z } from 'zod';
-import { AGENT_STATES, AGENT_STATUSES, NOTIFICATION_KINDS, agentLabelSchema, outputMatchSchema, paneInfoSchema, paneRefFields as paneRef, workspaceInfoSchema } from './objects.js';
+import { AGENT_STATES, AGENT_STATUSES, NOTIFICATION_KINDS, agentLabelSchema, outputMatchSchema, paneInfoSchema, paneRefFields as paneRef, tabInfoSchema, workspaceInfoSchema } from './objects.js';
+
+/** A tab as its events name it: herdr's id and its workspace's. */
+const tabRef = { tab_id: z.string(), workspace_id: z.string() };
 
 /** Lifecycle events: underscore names, `type` repeated in `data` (the schemas leave `type` to `lifecycleData`). */
 export const LIFECYCLE_EVENT_DATA = {
@@ -12,6 +15,10 @@ export const LIFECYCLE_EVENT_DATA = {
   pane_focused: z.object(paneRef),
   pane_exited: z.object({ ...paneRef, exit_code: z.number().int().optional(), signal: z.number().int().optional() }),
   pane_agent_detected: z.object({ ...paneRef, agent: agentLabelSchema.optional() }),
+  tab_created: z.object({ tab: tabInfoSchema }),
+  tab_closed: z.object(tabRef),
+  tab_focused: z.object(tabRef),
+  tab_renamed: z.object({ ...tabRef, label: z.string() }),
 } as const;
 
 export type LifecycleEventName = keyof typeof LIFECYCLE_EVENT_DATA;
@@ -62,6 +69,10 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   lifecycleLine('pane_focused', lifecycle.pane_focused),
   lifecycleLine('pane_exited', lifecycle.pane_exited),
   lifecycleLine('pane_agent_detected', lifecycle.pane_agent_detected),
+  lifecycleLine('tab_created', lifecycle.tab_created),
+  lifecycleLine('tab_closed', lifecycle.tab_closed),
+  lifecycleLine('tab_focused', lifecycle.tab_focused),
+  lifecycleLine('tab_renamed', lifecycle.tab_renamed),
   streamLine('pane.output_matched', STREAM_EVENT_DATA['pane.output_matched']),
   streamLine('pane.agent_state_changed', STREAM_EVENT_DATA['pane.agent_state_changed']),
   streamLine('pane.agent_status_changed', STREAM_EVENT_DATA['pane.agent_status_changed']),

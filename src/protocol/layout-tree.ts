@@ -57,6 +57,7 @@ const splitNode = z.object({
 
 export const layoutDescriptionSchema = z.object({
   workspace_id: z.string(),
+  tab_id: z.string().describe('the tab whose layout this is (§5.3)'),
   zoomed: z.boolean().describe('always false: a pane is never zoomed'),
   focused_pane_id: z.string(),
   root: layoutNodeSchema,

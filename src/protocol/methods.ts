@@ -7,13 +7,14 @@ import { DIALECTS } from './dialect.js';
 import { LIFECYCLE_KINDS, SPLIT_DIRECTIONS } from './enums.js';
 import { optional } from './optional.js';
 import { eventLineSchema } from './events.js';
-import { AGENT_STATES, AGENT_STATUSES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, workspaceInfoSchema } from './objects.js';
+import { AGENT_STATES, AGENT_STATUSES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, tabInfoSchema, workspaceInfoSchema } from './objects.js';
 import { paneStreamStartedSchema } from './pane-stream.js';
 import { matchSchema, readWindowFields } from './read-window.js';
 import { AGENT_METHODS } from './methods/agents.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
 import { SESSION_METHODS } from './methods/session.js';
+import { TAB_METHODS } from './methods/tabs.js';
 import { WORKTREE_METHODS } from './methods/worktrees.js';
 import { type MethodEntry, dimension, empty, execText, hookSeq, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
 
@@ -108,7 +109,11 @@ export const METHODS = {
   },
   'workspace.create': {
     params: z.object({ cwd: optional(execText), focus: optional(z.boolean()), ...spawnOptions }),
-    result: workspaceResult,
+    // herdr 0.2.0's answer, or the current protocol's (§15.3): the dialect decides.
+    result: z.union([
+      workspaceResult,
+      z.object({ type: z.literal('workspace_created'), workspace: workspaceInfoSchema, tab: tabInfoSchema, root_pane: paneInfoSchema }),
+    ]),
     changesState: true,
   },
   'workspace.focus': {
@@ -256,6 +261,7 @@ export const METHODS = {
   ...PANE_DETAIL_METHODS,
   ...SESSION_METHODS,
   ...WORKTREE_METHODS,
+  ...TAB_METHODS,
 } as const satisfies Record<string, MethodEntry>;
 
 type MethodTable = typeof METHODS;

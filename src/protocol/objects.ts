@@ -33,10 +33,24 @@ export const workspaceInfoSchema = z.object({
   agent_state: z.enum(AGENT_STATES),
   agent_status: z.enum(AGENT_STATUSES).describe('the workspace\'s aggregate agent status (`done` ranks with an unseen idle)'),
   stable_id: z.string(),
+  tab_count: z.number().int().min(1).describe('EXT (herdr current): how many tabs it has (§5.3)'),
+  active_tab_id: z.string().describe('EXT (herdr current): its active tab, `w1:t1` (§5.3)'),
   tokens: reportedTokensSchema.optional(),
   worktree: workspaceWorktreeSchema.optional().describe('present on a workspace made by worktree.create or worktree.open'),
 });
 export type WorkspaceInfo = z.output<typeof workspaceInfoSchema>;
+
+/** herdr's `TabInfo` (docs/protocol.md §5.3). */
+export const tabInfoSchema = z.object({
+  tab_id: z.string(),
+  workspace_id: z.string(),
+  number: z.number().int().min(1).describe('its 1-based position among its workspace\'s tabs'),
+  label: z.string(),
+  focused: z.boolean().describe('the active tab of the active workspace'),
+  pane_count: z.number().int().min(1),
+  agent_status: z.enum(AGENT_STATUSES).describe('the aggregate of its panes, as a workspace\'s'),
+});
+export type TabInfo = z.output<typeof tabInfoSchema>;
 
 /** A detected agent's name (AGENT_NAMES) or any label an agent's hook reported for itself. */
 export const agentLabelSchema = z.string().min(1);
@@ -68,6 +82,10 @@ export const paneInfoSchema = z.object({
     .describe('EXT: a restored pane\'s agent session it was not resumed into (without --resume-agents)'),
   revision: count,
   stable_id: z.string(),
+  tab_id: z.string().describe('EXT (herdr current): the tab it is in, `w1:t1` (§5.3)'),
+  terminal_id: z.string().describe("EXT (herdr current): the terminal's identity; here its stable id"),
+  terminal_title: z.string().optional().describe('EXT (herdr current): the window title the program set (OSC 0/2)'),
+  agent_instance_id: z.string().optional().describe('EXT: the agent occupant\'s id in the agent API (§13.1)'),
   cols: z.number().int().min(1),
   rows: z.number().int().min(1),
   pid: z.number().int(),

@@ -183,6 +183,16 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { cwd: dir, branch: 'fuzz' };
     case 'worktree.remove':
       return { workspace_id: workspace, force: random.chance(0.5) };
+    case 'tab.create':
+      return { ...spawn, workspace_id: workspace, focus: random.chance(0.5) };
+    case 'tab.list':
+      return random.chance(0.5) ? {} : { workspace_id: workspace };
+    case 'tab.get':
+    case 'tab.focus':
+    case 'tab.close':
+      return { tab_id: random.pick(['w1:t1', 'w2:t1', 'w1:t2', 'w2:t2']) };
+    case 'tab.rename':
+      return { tab_id: random.pick(['w1:t1', 'w1:t2']), label: 'renamed' };
   }
 }
 

@@ -7,7 +7,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { MethodParams } from '../../protocol/methods.js';
 import type { ProcessInfo } from '../../protocol/methods/pane-details.js';
 import { paneProcesses } from '../../os/process-info.js';
-import { currentPaneIds, paneIds, withCurrentIds } from '../ids.js';
+import { currentPaneIds, paneIds, withCurrentView } from '../ids.js';
 import type { MetadataReport, ReportedMetadata } from '../metadata.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
@@ -18,8 +18,7 @@ const OK = { type: 'ok' } as const;
 /** The pane named, or the focused pane of the active workspace. */
 function targetPane(registry: Registry, paneId: string | undefined): PaneRecord {
   if (paneId !== undefined) return registry.resolvePane(paneId);
-  const workspace = registry.activeWorkspace;
-  const focused = workspace && registry.paneByUid(workspace.focusedPaneUid);
+  const focused = registry.focusedPane;
   if (!focused) throw new ProtocolError('pane_not_found', 'no pane is focused (no workspace is open)');
   return focused;
 }
@@ -27,7 +26,7 @@ function targetPane(registry: Registry, paneId: string | undefined): PaneRecord 
 async function processInfo(pane: PaneRecord): Promise<ProcessInfo> {
   const ids = paneIds(pane);
   const found = await paneProcesses(pane.pid);
-  return withCurrentIds<ProcessInfo>({
+  return withCurrentView<ProcessInfo>({
     pane_id: ids.pane_id,
     stable_id: ids.stable_id,
     shell_pid: found.shellPid,

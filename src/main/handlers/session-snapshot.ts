@@ -2,31 +2,35 @@
  * `session.snapshot` (docs/protocol.md §13.5): built in one synchronous pass over the
  * registry, so it is exactly the state after the event whose seq it carries.
  */
-import { PROTOCOL, VERSION } from '../../protocol/version.js';
+import { protocolOfDialect } from '../../protocol/dialect.js';
+import { VERSION } from '../../protocol/version.js';
 import { hostsAgent } from '../agents/occupants.js';
 import type { EventHub } from '../event-hub.js';
-import { currentPaneIds, paneIds, withCurrentIds, workspaceStableId } from '../ids.js';
+import { currentPaneIds, paneIds, tabStableId, withCurrentView, workspaceStableId } from '../ids.js';
 import { describeLayout } from '../layout-description.js';
 import type { Registry } from '../registry.js';
 import type { Router } from '../router.js';
-import { agentInfo, paneInfo, workspaceInfo } from '../wire-views.js';
+import { agentInfo, paneInfo, tabInfo, workspaceInfo } from '../wire-views.js';
 
 export function registerSessionSnapshotHandler(router: Router, { registry, events }: { registry: Registry; events: EventHub }): void {
-  router.register('session.snapshot', () => {
+  router.register('session.snapshot', (_params, { dialect }) => {
     const active = registry.activeWorkspace;
-    const focused = active && registry.paneByUid(active.focusedPaneUid);
+    const focused = registry.focusedPane;
+    const tabs = registry.workspaces.flatMap((workspace) => workspace.tabs);
     const panes = registry.workspaces.flatMap((workspace) => registry.panesInLayoutOrder(workspace));
     return {
       type: 'session_snapshot',
-      snapshot: withCurrentIds({
+      snapshot: withCurrentView({
         version: VERSION,
-        protocol: PROTOCOL,
+        protocol: protocolOfDialect(dialect),
         seq: events.emitted,
         focused_workspace_id: active ? String(active.position) : undefined,
         focused_pane_id: focused ? paneIds(focused).pane_id : undefined,
         workspaces: registry.workspaces.map((workspace) => workspaceInfo(registry, workspace)),
         panes: panes.map((pane) => paneInfo(registry, pane)),
-        layouts: registry.workspaces.map((workspace) => describeLayout(registry, workspace)),
+        focused_tab_id: active ? tabStableId(active.uid, active.activeTab.uid) : undefined,
+        tabs: tabs.map((tab) => tabInfo(registry, tab)),
+        layouts: tabs.map((tab) => describeLayout(registry, tab)),
         agents: panes.filter(hostsAgent).map((pane) => agentInfo(registry, pane)),
       }, {
         ...(active ? { focused_workspace_id: workspaceStableId(active.uid) } : {}),

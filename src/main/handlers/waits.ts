@@ -1,5 +1,5 @@
 /** `pane.wait_for_output` (docs/protocol.md §8), and the output-watch helper it shares with subscriptions. */
-import { currentPaneIds, withCurrentIds } from '../ids.js';
+import { currentPaneIds, withCurrentView } from '../ids.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { OutputMatch } from '../../protocol/objects.js';
 import { type MatchSpec, type ReadWindow, readWindow } from '../../protocol/read-window.js';
@@ -35,7 +35,7 @@ export function watchOutput(
     changed(change) {
       if (!change.matched) return;
       const read = parts.panes.paneRead(pane, window, change.read);
-      on.matched(withCurrentIds({ pane_id: read.pane_id, matched_line: change.matchedLine, read }, { pane_id: currentPaneIds(pane).pane_id }));
+      on.matched(withCurrentView({ pane_id: read.pane_id, matched_line: change.matchedLine, read }, { pane_id: currentPaneIds(pane).pane_id }));
     },
     gone: () => on.gone?.(),
   });

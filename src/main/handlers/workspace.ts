@@ -2,7 +2,7 @@
 import type { WorkspaceOperations } from '../operations/workspaces.js';
 import type { Registry, WorkspaceRecord } from '../registry.js';
 import type { Router } from '../router.js';
-import { workspaceInfo } from '../wire-views.js';
+import { paneInfo, tabInfo, workspaceInfo } from '../wire-views.js';
 
 export function registerWorkspaceHandlers(router: Router, { registry, workspaces }: { registry: Registry; workspaces: WorkspaceOperations }): void {
   const result = (workspace: WorkspaceRecord) => ({ type: 'workspace_info', workspace: workspaceInfo(registry, workspace) }) as const;
@@ -14,9 +14,13 @@ export function registerWorkspaceHandlers(router: Router, { registry, workspaces
 
   router.register('workspace.get', (params) => result(registry.resolveWorkspace(params.workspace_id)));
 
-  router.register('workspace.create', async (params, { batch }) => {
+  router.register('workspace.create', async (params, { batch, dialect }) => {
     const { cwd, command, env, cols, rows, label } = params;
-    return result(await workspaces.create({ cwd, command, env, cols, rows, label, focus: params.focus ?? false }, batch));
+    const workspace = await workspaces.create({ cwd, command, env, cols, rows, label, focus: params.focus ?? false }, batch);
+    // docs/protocol.md §15.3: herdr 0.2.0 answered the workspace; the current protocol adds its tab and first pane.
+    const root = registry.rootPane(workspace.activeTab);
+    if (dialect === '0.2.0' || !root) return result(workspace);
+    return { type: 'workspace_created', workspace: workspaceInfo(registry, workspace), tab: tabInfo(registry, workspace.activeTab), root_pane: paneInfo(registry, root) };
   });
 
   router.register('workspace.focus', (params, { batch }) => {

@@ -15,7 +15,7 @@ import { type ResolvedAgent, checkAgentName, hostsAgent, resolveAgent, stillTher
 import type { Connection } from '../connection.js';
 import type { EventBatch } from '../event-hub.js';
 import { withFocusEvents } from '../focus-events.js';
-import { currentPaneIds, paneIds, withCurrentIds } from '../ids.js';
+import { currentPaneIds, paneIds, withCurrentView } from '../ids.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import { agentInfo } from '../wire-views.js';
@@ -114,7 +114,7 @@ export function notRunning(agent: ResolvedAgent): ProtocolError {
 
 function explanationInfo(pane: PaneRecord, explanation: AgentExplanation): AgentExplanationInfo {
   const { screen } = explanation;
-  return withCurrentIds<AgentExplanationInfo>({
+  return withCurrentView<AgentExplanationInfo>({
     pane_id: paneIds(pane).pane_id,
     agent: pane.agent,
     agent_state: pane.agentState,

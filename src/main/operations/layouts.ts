@@ -13,7 +13,7 @@ import type { EventBatch } from '../event-hub.js';
 import type { HeldReports } from '../held-reports.js';
 import { type LayoutNode, leaf } from '../layout.js';
 import type { PaneShards } from '../pane-shards.js';
-import type { PaneFacts, Registry, WorkspaceRecord } from '../registry.js';
+import { FIRST_TAB_UID, type PaneFacts, type Registry, type WorkspaceRecord } from '../registry.js';
 import type { PaneSpawner, SpawnRequest } from './pane-spawner.js';
 import { addCreatedEvents } from './workspaces.js';
 
@@ -67,7 +67,7 @@ export class LayoutOperations {
     // One shard takes them in turn; sent together, none waits for the one before to be answered.
     const started = await Promise.allSettled(
       planned.map((pane) =>
-        this.spawner.spawn(pane.request, { shard, workspaceUid, paneUid: pane.uid, cwd: pane.cwd }, 'workspace_create_failed'),
+        this.spawner.spawn(pane.request, { shard, workspaceUid, tabUid: FIRST_TAB_UID, paneUid: pane.uid, cwd: pane.cwd }, 'workspace_create_failed'),
       ),
     );
     const facts: PaneFacts[] = [];
@@ -120,8 +120,8 @@ export class LayoutOperations {
     const firstUid = planned[0]?.uid ?? 0;
     // restoreWorkspace takes a workspace whole, with its tree and panes in creation order (here: layout order).
     const workspace = this.registry.restoreWorkspace(
-      { uid: workspaceUid, shardId, label: request.label, layout, focusedPaneUid: firstUid },
-      planned.map((pane, index) => ({ uid: pane.uid, facts: facts[index] as PaneFacts })),
+      { uid: workspaceUid, shardId, label: request.label, tabs: [{ uid: FIRST_TAB_UID, label: undefined, layout, focusedPaneUid: firstUid }], activeTabUid: FIRST_TAB_UID },
+      planned.map((pane, index) => ({ uid: pane.uid, tabUid: FIRST_TAB_UID, facts: facts[index] as PaneFacts })),
     );
     if (request.focus) this.registry.focusWorkspace(workspace);
     for (const pane of planned) {

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { SpawnParams } from '../../protocol/thread.js';
-import { paneStableId, workspaceStableId } from '../ids.js';
+import { paneStableId, tabStableId, workspaceStableId } from '../ids.js';
 import type { PaneFacts } from '../registry.js';
 import type { ShardHandle } from '../shard-handle.js';
 import { directoryProblem, paneEnvironment, programProblem } from '../spawn-spec.js';
@@ -19,7 +19,7 @@ export interface SpawnRequest {
   rows: number | undefined;
 }
 
-export type SpawnFailure = 'workspace_create_failed' | 'pane_split_failed';
+export type SpawnFailure = 'workspace_create_failed' | 'pane_split_failed' | 'tab_create_failed';
 
 export interface SpawnDefaults {
   socketPath: string;
@@ -34,6 +34,8 @@ export interface SpawnDefaults {
 export interface SpawnPlace {
   shard: ShardHandle;
   workspaceUid: number;
+  /** The tab it joins (HERDR_TAB_ID). */
+  tabUid: number;
   paneUid: number;
   /** Absolute, already resolved. */
   cwd: string;
@@ -71,7 +73,7 @@ export class PaneSpawner {
       argv,
       cwd: place.cwd,
       ...(place.inheritCwdFromPaneUid === undefined ? {} : { inheritCwdFromPaneUid: place.inheritCwdFromPaneUid }),
-      env: paneEnvironment(request.env, this.envIds(place.workspaceUid, place.paneUid)),
+      env: paneEnvironment(request.env, this.envIds(place.workspaceUid, place.tabUid, place.paneUid)),
       ...size,
     };
     // A failure the checks could not foresee (fd limit, …) keeps its method's code.
@@ -82,12 +84,13 @@ export class PaneSpawner {
   }
 
   /** The HERDR_* variables a pane's processes get (docs/protocol.md §10.5). */
-  envIds(workspaceUid: number, paneUid: number) {
+  envIds(workspaceUid: number, tabUid: number, paneUid: number) {
     return {
       socketPath: this.defaults.socketPath,
       currentSocketPath: this.defaults.currentSocketPath,
       workspaceStableId: workspaceStableId(workspaceUid),
       paneStableId: paneStableId(workspaceUid, paneUid),
+      tabStableId: tabStableId(workspaceUid, tabUid),
     };
   }
 

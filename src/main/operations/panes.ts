@@ -11,7 +11,7 @@ import type { ReadWindow } from '../../protocol/read-window.js';
 import type { ClearAuthority, HookReport, ReadResult } from '../../protocol/thread.js';
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents } from '../focus-events.js';
-import { currentPaneIds, paneIds, paneMeta, withCurrentIds } from '../ids.js';
+import { currentPaneIds, paneIds, paneMeta, withCurrentView } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneRecord, Registry } from '../registry.js';
@@ -32,7 +32,7 @@ export class PaneOperations {
     const paneUid = this.registry.reservePaneUid();
     const cwd = this.spawner.cwdOf(request, target.cwd ?? process.cwd());
     const inherit = request.cwd === undefined ? { inheritCwdFromPaneUid: target.uid } : {};
-    const facts = await this.spawner.spawn(request, { shard, workspaceUid: workspace.uid, paneUid, cwd, ...inherit }, 'pane_split_failed');
+    const facts = await this.spawner.spawn(request, { shard, workspaceUid: workspace.uid, tabUid: target.tab.uid, paneUid, cwd, ...inherit }, 'pane_split_failed');
     if (this.registry.paneByUid(target.uid) !== target) {
       void shard.request('close', { paneUid }).catch(() => undefined);
       throw new ProtocolError('pane_not_found', `pane ${paneIds(target).pane_id} closed during the split`);
@@ -61,7 +61,7 @@ export class PaneOperations {
   paneRead(pane: PaneRecord, window: Pick<ReadWindow, 'source'>, result: ReadResult): PaneRead {
     pane.revision = Math.max(pane.revision, result.revision);
     const { pane_id, workspace_id, stable_id } = paneIds(pane);
-    return withCurrentIds<PaneRead>(
+    return withCurrentView<PaneRead>(
       { pane_id, workspace_id, source: window.source, text: result.text, revision: result.revision, truncated: result.truncated, stable_id },
       currentPaneIds(pane),
     );

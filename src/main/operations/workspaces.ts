@@ -8,25 +8,28 @@ import type { WorkspaceWorktree } from '../../protocol/objects.js';
 import type { EventBatch } from '../event-hub.js';
 import { lookedAt } from '../agents/agent-status.js';
 import { withFocusEvents } from '../focus-events.js';
-import { paneMeta, paneRef, workspaceMeta, workspaceRef } from '../ids.js';
+import { paneMeta, paneRef, tabRef, workspaceMeta, workspaceRef } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
-import type { Registry, WorkspaceRecord } from '../registry.js';
-import { paneInfo, workspaceInfo } from '../wire-views.js';
+import { FIRST_TAB_UID, type Registry, type WorkspaceRecord } from '../registry.js';
+import { paneInfo, tabInfo, workspaceInfo } from '../wire-views.js';
 import type { PaneSpawner, SpawnRequest } from './pane-spawner.js';
 
 /**
  * The events of a workspace just added with its panes (workspace.create, layout.apply):
  * each thing's creation before its focus: workspace_created, workspace_focused,
- * pane_created for each pane in layout order, pane_focused (the focus events only when
- * the focus moved since `focusBefore`).
+ * tab_created and tab_focused, pane_created for each pane in layout order, pane_focused
+ * (the focus events only when the focus moved since `focusBefore`).
  */
 export function addCreatedEvents(registry: Registry, workspace: WorkspaceRecord, focusBefore: string, batch: EventBatch): void {
-  batch.add('workspace_created', { workspace: workspaceInfo(registry, workspace) }, workspaceMeta(workspace));
+  const meta = workspaceMeta(workspace);
+  batch.add('workspace_created', { workspace: workspaceInfo(registry, workspace) }, meta);
   const focusMoved = registry.focusKey() !== focusBefore;
-  if (focusMoved) batch.add('workspace_focused', workspaceRef(workspace), workspaceMeta(workspace));
+  if (focusMoved) batch.add('workspace_focused', workspaceRef(workspace), meta);
+  for (const tab of workspace.tabs) batch.add('tab_created', { tab: tabInfo(registry, tab) }, meta);
+  if (focusMoved) batch.add('tab_focused', tabRef(workspace.activeTab), meta);
   for (const pane of registry.panesInLayoutOrder(workspace)) batch.add('pane_created', { pane: paneInfo(registry, pane) }, paneMeta(pane));
-  const focused = registry.paneByUid(workspace.focusedPaneUid);
+  const focused = registry.focusedPaneOf(workspace);
   if (focusMoved && focused) batch.add('pane_focused', paneRef(focused), paneMeta(focused));
 }
 
@@ -45,7 +48,7 @@ export class WorkspaceOperations {
     const paneUid = this.registry.reservePaneUid();
     const shard = this.shards.pick();
     if (!shard) throw new ProtocolError('workspace_create_failed', `no shard is running: ${this.shards.describeBackoff()}`);
-    const facts = await this.spawner.spawn(request, { shard, workspaceUid, paneUid, cwd }, 'workspace_create_failed');
+    const facts = await this.spawner.spawn(request, { shard, workspaceUid, tabUid: FIRST_TAB_UID, paneUid, cwd }, 'workspace_create_failed');
     const focusBefore = this.registry.focusKey();
     const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, facts, request);
     addCreatedEvents(this.registry, workspace, focusBefore, batch);

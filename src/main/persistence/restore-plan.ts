@@ -9,6 +9,7 @@ import { resumeArgv } from '../agent-resume.js';
 import { directoryProblem, programProblem } from '../spawn-spec.js';
 import { type LayoutNode, layoutOrder, removeLeaf } from '../layout.js';
 import type { SavedPane, SavedWorkspace } from './session-file.js';
+import type { SavedTabShape } from '../registry.js';
 
 export interface RestorePlan {
   argv: string[];
@@ -67,11 +68,38 @@ export function restorePlan(pane: SavedPane, context: RestoreContext): RestorePl
   };
 }
 
-/** A saved workspace's layout without the panes that could not start (`kept`: those that did; at least one), and its focus. */
-export function keptLayout(workspace: SavedWorkspace, kept: ReadonlySet<number>): { layout: LayoutNode; focusedPaneUid: number } {
-  let layout: LayoutNode | null = workspace.layout;
-  for (const uid of layoutOrder(workspace.layout)) if (!kept.has(uid) && layout) layout = removeLeaf(layout, uid);
-  const first = [...kept][0] ?? workspace.focusedPaneUid;
-  const focusedPaneUid = kept.has(workspace.focusedPaneUid) ? workspace.focusedPaneUid : ((layout ? layoutOrder(layout)[0] : undefined) ?? first);
-  return { layout: layout ?? { kind: 'leaf', paneUid: focusedPaneUid }, focusedPaneUid };
+/** A workspace's tabs as restored: those that kept a pane, which of them is active, and each pane's tab. */
+export interface KeptTabs {
+  tabs: SavedTabShape[];
+  activeTabUid: number;
+  tabOfPane: Map<number, number>;
+}
+
+/**
+ * A saved workspace's tabs without the panes that could not start (`kept`: those that did;
+ * at least one): a tab left empty goes, a focus on a pane that went moves to the tab's
+ * first. A file from before tabs holds one tab (uid 1).
+ */
+export function keptTabs(workspace: SavedWorkspace, kept: ReadonlySet<number>): KeptTabs {
+  const saved = workspace.tabs ?? [{ uid: 1, label: undefined, layout: workspace.layout, focusedPaneUid: workspace.focusedPaneUid }];
+  const tabs: SavedTabShape[] = [];
+  const tabOfPane = new Map<number, number>();
+  for (const tab of saved) {
+    let layout: LayoutNode | null = tab.layout;
+    for (const uid of layoutOrder(tab.layout)) if (!kept.has(uid) && layout) layout = removeLeaf(layout, uid);
+    if (!layout) continue;
+    const order = layoutOrder(layout);
+    for (const uid of order) tabOfPane.set(uid, tab.uid);
+    const focusedPaneUid = kept.has(tab.focusedPaneUid) && order.includes(tab.focusedPaneUid) ? tab.focusedPaneUid : (order[0] as number);
+    tabs.push({ uid: tab.uid, label: tab.label, layout, focusedPaneUid });
+  }
+  // A pane no saved layout held (a damaged file) still gets a place: a tab of its own.
+  let nextUid = Math.max(0, ...saved.map((tab) => tab.uid)) + 1;
+  for (const uid of kept) {
+    if (tabOfPane.has(uid)) continue;
+    tabs.push({ uid: nextUid, label: undefined, layout: { kind: 'leaf', paneUid: uid }, focusedPaneUid: uid });
+    tabOfPane.set(uid, nextUid++);
+  }
+  const active = tabs.find((tab) => tab.uid === workspace.activeTabUid) ?? (tabs[0] as SavedTabShape);
+  return { tabs, activeTabUid: active.uid, tabOfPane };
 }

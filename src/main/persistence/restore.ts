@@ -7,10 +7,11 @@
 import { paneStableId } from '../ids.js';
 import type { PaneSpawner } from '../operations/pane-spawner.js';
 import type { PaneShards } from '../pane-shards.js';
-import type { PaneFacts, Registry } from '../registry.js';
+import { FIRST_TAB_UID, type PaneFacts, type Registry } from '../registry.js';
+import { layoutOrder } from '../layout.js';
 import { paneEnvironment } from '../spawn-spec.js';
-import { type RestorePlan, keptLayout, restorePlan } from './restore-plan.js';
-import type { SavedSession } from './session-file.js';
+import { type RestorePlan, keptTabs, restorePlan } from './restore-plan.js';
+import type { SavedSession, SavedWorkspace } from './session-file.js';
 
 export interface RestoreCounts {
   workspaces: number;
@@ -39,7 +40,7 @@ export async function restoreSession(
           workspaceUid: workspace.uid,
           argv: plan.argv,
           cwd: plan.cwd,
-          env: paneEnvironment(pane.env, spawner.envIds(workspace.uid, pane.uid)),
+          env: paneEnvironment(pane.env, spawner.envIds(workspace.uid, savedTabOf(workspace, pane.uid), pane.uid)),
           ...size,
           restore: { history: pane.history ?? { blocks: [], firstRow: 0 }, screen: pane.screen ?? new Uint8Array(), marker: plan.marker },
         });
@@ -49,10 +50,10 @@ export async function restoreSession(
       }
     }
     if (started.length === 0) continue;
-    const { layout, focusedPaneUid } = keptLayout(workspace, new Set(started.map((pane) => pane.uid)));
+    const { tabs, activeTabUid, tabOfPane } = keptTabs(workspace, new Set(started.map((pane) => pane.uid)));
     const record = registry.restoreWorkspace(
-      { uid: workspace.uid, shardId: shard.id, label: workspace.label, layout, focusedPaneUid, worktree: workspace.worktree },
-      started.map(({ uid, facts }) => ({ uid, facts })),
+      { uid: workspace.uid, shardId: shard.id, label: workspace.label, tabs, activeTabUid, worktree: workspace.worktree },
+      started.map(({ uid, facts }) => ({ uid, tabUid: tabOfPane.get(uid) ?? activeTabUid, facts })),
     );
     for (const { uid, plan } of started) {
       const restored = registry.paneByUid(uid);
@@ -65,4 +66,9 @@ export async function restoreSession(
     if (workspace.uid === saved.activeWorkspaceUid) registry.focusWorkspace(record);
   }
   return { workspaces: registry.workspaces.length, panes };
+}
+
+/** The tab a saved pane was in (HERDR_TAB_ID); a file from before tabs had one. */
+function savedTabOf(workspace: SavedWorkspace, paneUid: number): number {
+  return workspace.tabs?.find((tab) => layoutOrder(tab.layout).includes(paneUid))?.uid ?? FIRST_TAB_UID;
 }

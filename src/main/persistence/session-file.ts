@@ -50,11 +50,18 @@ const savedPaneSchema = z.object({
 });
 export type SavedPane = z.output<typeof savedPaneSchema>;
 
+const savedTabSchema = z.object({ uid, label: z.string().optional(), focusedPaneUid: uid, layout: layoutSchema });
+export type SavedTab = z.output<typeof savedTabSchema>;
+
 const savedWorkspaceSchema = z.object({
   uid,
   label: z.string().optional(),
+  /** The first tab's, as a file from before tabs had them (`tabs` wins when present). */
   focusedPaneUid: uid,
   layout: layoutSchema,
+  /** Every tab in order; absent in a file from before tabs: one tab, the fields above. */
+  tabs: z.array(savedTabSchema).min(1).optional(),
+  activeTabUid: uid.optional(),
   /** In creation order (compact pane numbers). */
   panes: z.array(savedPaneSchema).min(1),
   /** The git checkout it was made for (worktree.create / worktree.open). */

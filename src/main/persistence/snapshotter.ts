@@ -108,8 +108,10 @@ export class Snapshotter {
       workspaces: registry.workspaces.map((workspace) => ({
         uid: workspace.uid,
         label: workspace.customLabel,
-        focusedPaneUid: workspace.focusedPaneUid,
-        layout: workspace.layout,
+        focusedPaneUid: workspace.tabs[0]?.focusedPaneUid ?? workspace.activeTab.focusedPaneUid,
+        layout: workspace.tabs[0]?.layout ?? workspace.activeTab.layout,
+        tabs: workspace.tabs.map((tab) => ({ uid: tab.uid, label: tab.customLabel, focusedPaneUid: tab.focusedPaneUid, layout: tab.layout })),
+        activeTabUid: workspace.activeTab.uid,
         worktree: workspace.worktree,
         panes: workspace.panes.map((pane) => {
           const terminal = this.terminals.get(pane.uid);

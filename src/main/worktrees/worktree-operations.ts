@@ -5,7 +5,7 @@
  * cannot start after `git worktree add` takes the worktree (and a branch made
  * for it) away again, so a failed request leaves nothing behind.
  */
-import { withCurrentIds, workspaceRef, workspaceStableId } from '../ids.js';
+import { withCurrentView, workspaceRef, workspaceStableId } from '../ids.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { ProtocolError } from '../../protocol/errors.js';
@@ -13,9 +13,8 @@ import type { MethodParams, MethodResults } from '../../protocol/methods.js';
 import type { WorkspaceWorktree } from '../../protocol/objects.js';
 import type { WorktreeInfo } from '../../protocol/methods/worktrees.js';
 import type { EventBatch } from '../event-hub.js';
-import { layoutOrder } from '../layout.js';
 import type { WorkspaceOperations } from '../operations/workspaces.js';
-import type { Registry, WorkspaceRecord } from '../registry.js';
+import type { PaneRecord, Registry, WorkspaceRecord } from '../registry.js';
 import { paneInfo, workspaceInfo } from '../wire-views.js';
 import { checkBranchName, deleteBranch, generatedBranchName, localBranchExists } from './branches.js';
 import { asGitFailed, git } from './git.js';
@@ -41,7 +40,7 @@ export class WorktreeOperations {
     const { repository } = at;
     return {
       type: 'worktree_list',
-      source: withCurrentIds(
+      source: withCurrentView(
         {
           repo_key: repository.key,
           repo_name: repository.name,
@@ -167,8 +166,7 @@ export class WorktreeOperations {
   /** A worktree workspace's checkout, else where its root pane's shell is now. */
   private directoryOf(workspace: WorkspaceRecord): string {
     if (workspace.worktree) return workspace.worktree.checkout_path;
-    const rootUid = layoutOrder(workspace.layout)[0];
-    const cwd = rootUid === undefined ? undefined : this.registry.paneByUid(rootUid)?.cwd;
+    const cwd = this.rootPaneOf(workspace)?.cwd;
     if (cwd === undefined) throw new ProtocolError('not_a_git_repository', `the directory of workspace ${workspace.position} is not known yet`);
     return cwd;
   }
@@ -208,7 +206,7 @@ export class WorktreeOperations {
 
   private info(repository: Repository, entry: WorktreeEntry): WorktreeInfo {
     const open = this.openWorkspaceOf(repository, entry.path);
-    return withCurrentIds({
+    return withCurrentView({
         path: entry.path,
         branch: entry.branch,
         is_bare: entry.isBare,
@@ -220,9 +218,14 @@ export class WorktreeOperations {
       }, open ? { open_workspace_id: workspaceStableId(open.uid) } : {});
   }
 
+  /** The first pane of the workspace's first tab. */
+  private rootPaneOf(workspace: WorkspaceRecord): PaneRecord | undefined {
+    const first = workspace.tabs[0];
+    return (first && this.registry.rootPane(first)) ?? workspace.panes[0];
+  }
+
   private answer(repository: Repository, entry: WorktreeEntry, workspace: WorkspaceRecord) {
-    const rootUid = layoutOrder(workspace.layout)[0];
-    const root = (rootUid === undefined ? undefined : this.registry.paneByUid(rootUid)) ?? workspace.panes[0];
+    const root = this.rootPaneOf(workspace);
     if (!root) throw new ProtocolError('internal_error', `workspace ${workspace.position} has no pane`);
     return {
       workspace: workspaceInfo(this.registry, workspace),

@@ -4,18 +4,20 @@
  */
 import { z } from 'zod';
 import { layoutDescriptionSchema } from '../layout-tree.js';
-import { agentInfoSchema, paneInfoSchema, workspaceInfoSchema } from '../objects.js';
+import { agentInfoSchema, paneInfoSchema, tabInfoSchema, workspaceInfoSchema } from '../objects.js';
 import { type MethodEntry, empty } from '../params.js';
 
 export const sessionSnapshotSchema = z.object({
   version: z.string(),
-  protocol: z.number().int().min(0).describe('the revision of herdr\'s current protocol whose shapes these follow'),
+  protocol: z.number().int().min(0).describe('as ping\'s: the protocol this connection is answered in (§15)'),
   seq: z.number().int().min(0).describe('EXT: the last event seq before the snapshot; events.subscribe with since = seq misses nothing after it'),
   focused_workspace_id: z.string().optional(),
   focused_pane_id: z.string().optional(),
+  focused_tab_id: z.string().optional(),
   workspaces: z.array(workspaceInfoSchema),
-  panes: z.array(paneInfoSchema).describe('every pane, workspaces in order, each workspace\'s panes in layout order'),
-  layouts: z.array(layoutDescriptionSchema).describe('one per workspace, as layout.export gives it'),
+  tabs: z.array(tabInfoSchema).describe('every tab, workspaces in order, each workspace\'s tabs in order'),
+  panes: z.array(paneInfoSchema).describe('every pane, workspaces in order, tab by tab, each tab\'s panes in layout order'),
+  layouts: z.array(layoutDescriptionSchema).describe('one per tab, as layout.export gives it'),
   agents: z.array(agentInfoSchema),
 });
 export type SessionSnapshot = z.output<typeof sessionSnapshotSchema>;
