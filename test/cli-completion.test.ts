@@ -52,6 +52,7 @@ describe('herdr completion', () => {
     assert.deepEqual(await complete('workspace', 'focus', '--socket', server.socketPath, ''), ['1']);
     assert.deepEqual(await complete('pane', 'process-info', '--socket', server.socketPath, ''), ['1-1', '1-2']);
     assert.deepEqual(await complete('pane', 'split', '--socket', server.socketPath, ''), ['1-1', '1-2']);
+    assert.deepEqual(await complete('tab', 'get', '--socket', server.socketPath, ''), ['w1:t1']);
     assert.deepEqual(await complete('workspace', 'report-metadata', '--socket', server.socketPath, ''), ['1']);
     assert.deepEqual(await complete('pane', 'get', '--socket', server.socketPath, '1-1', ''), [], 'one id is all a command takes');
   });

@@ -215,6 +215,10 @@ describe('herdr\'s current CLI grammar', () => {
       const current = await run(server, ['pane', 'list'], { socket: join(server.dir, 'herdr-current.sock') });
       assert.equal(current.code, 0, current.stderr);
       assert.deepEqual(json(current.stdout).result?.panes.map((pane: { pane_id: string }) => pane.pane_id), [first]);
+      // Each socket's own answer to workspace.create, printed as it came.
+      const made = json((await run(server, ['workspace', 'create', '--no-focus'], { socket: join(server.dir, 'herdr-current.sock') })).stdout);
+      assert.equal(made.result?.type, 'workspace_created');
+      assert.equal((await herdr('workspace', 'close', made.result?.workspace.workspace_id)).code, 0);
     });
   });
 
@@ -253,15 +257,13 @@ describe('herdr\'s current CLI grammar', () => {
   });
 
   describe('herdr tab', () => {
-    /** Whether this server has herdr's tab methods (they land on main beside this CLI). */
-    const hasTabs = async () => json((await herdr('tab', 'list')).stdout || '{}').result !== undefined;
-
-    it('list, create, get, rename, focus and close print the answers whole', async (t) => {
-      if (!(await hasTabs())) return t.skip('this server has no tab.* methods yet');
+    it('list, create, get, rename, focus and close print the answers whole', async () => {
       const listed = json((await herdr('tab', 'list')).stdout);
       assert.deepEqual([listed.id, listed.result?.type], ['cli:tab:list', 'tab_list']);
       const workspace = first.split(':')[0] ?? '';
-      const created = json((await herdr('tab', 'create', '--workspace', workspace, '--label', 'tests', '--env', 'T=1')).stdout);
+      const made = await herdr('tab', 'create', '--workspace', workspace, '--label', 'tests', '--env', 'T=1');
+      assert.equal(made.code, 0, made.stderr);
+      const created = json(made.stdout);
       assert.deepEqual([created.id, created.result?.type, created.result?.tab.label, created.result?.tab.focused], ['cli:tab:create', 'tab_created', 'tests', false]);
       assert.equal(typeof created.result?.root_pane.pane_id, 'string');
       const tab = created.result?.tab.tab_id as string;
@@ -272,14 +274,15 @@ describe('herdr\'s current CLI grammar', () => {
       assert.deepEqual(json((await herdr('tab', 'close', tab)).stdout).result, { type: 'ok' });
       const missing = await herdr('tab', 'get', tab);
       assert.equal(missing.code, 1);
+      assert.equal(missing.stdout, '');
       assert.equal(json(missing.stderr).id, 'cli:tab:get');
     });
 
-    it('without tab methods the server\'s refusal is printed whole (exit 1)', async (t) => {
-      if (await hasTabs()) return t.skip('this server has tab.* methods');
-      const ran = await herdr('tab', 'list');
-      assert.equal(ran.code, 1);
-      assert.deepEqual([json(ran.stderr).id, json(ran.stderr).error?.code], ['cli:tab:list', 'invalid_request']);
+    it('tab create focuses only with --focus (herdr\'s default), in the active workspace without --workspace', async () => {
+      const made = json((await herdr('tab', 'create', '--focus')).stdout).result;
+      assert.equal(made?.tab.focused, true);
+      assert.equal(made?.tab.workspace_id, json((await herdr('workspace', 'get', '1')).stdout).result?.workspace.workspace_id);
+      assert.equal((await herdr('tab', 'close', made?.tab.tab_id)).code, 0);
     });
   });
 });

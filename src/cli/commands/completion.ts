@@ -6,7 +6,7 @@
  * or live workspace, tab and pane ids from the server (nothing when none runs).
  */
 import type { Command, Option } from 'commander';
-import { HerdrClient, request } from '../../client/client.js';
+import { HerdrClient } from '../../client/client.js';
 import { fail } from '../failure.js';
 
 const SCRIPTS: Record<string, string> = {
@@ -83,11 +83,7 @@ async function liveIds(kind: 'workspace' | 'tab' | 'pane', socketPath: string | 
   const client = new HerdrClient({ ...(socketPath ? { socketPath } : {}), keepAlive: false });
   try {
     if (kind === 'workspace') return (await client.call('workspace.list', {})).workspaces.map((w) => w.workspace_id);
-    // Untyped until tab.list is in the protocol table (tab.ts); an older server answers an error: no ids.
-    if (kind === 'tab') {
-      const answer = (await request('tab.list', {}, socketPath ? { socketPath } : {})) as { result?: { tabs?: Array<{ tab_id: string }> } };
-      return answer.result?.tabs?.map((t) => t.tab_id) ?? [];
-    }
+    if (kind === 'tab') return (await client.call('tab.list', {})).tabs.map((t) => t.tab_id);
     return (await client.call('pane.list', {})).panes.map((p) => p.pane_id);
   } catch {
     return [];

@@ -1,13 +1,10 @@
 /**
  * `herdr tab …` (docs/protocol.md §11.3): herdr's current tab commands, each printing the
  * server's answer whole. A tab id is passed on as typed (`w1:t1`).
- *
- * PROVISIONAL: sent untyped (sendUnlisted) with herdr's params until the server's
- * `tab.*` methods are in the protocol table; then these become plain `send`s.
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type SocketOption, given, sendUnlisted as send } from '../output.js';
+import { type SocketOption, given, send } from '../output.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment } from './parse.js';
 
