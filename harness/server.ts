@@ -2,6 +2,7 @@
  * A real herdr server (the `herdr server` command, in a child process) on a
  * private temporary socket, for the tests and the bench alike.
  */
+import { currentSocketPathFor } from '../src/protocol/socket-path.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,11 @@ export class LocalServer {
         resolve();
       }),
     );
+  }
+
+  /** The socket beside it whose clients speak herdr's current protocol (docs/protocol.md §15.1). */
+  get currentSocketPath(): string {
+    return currentSocketPathFor(this.socketPath);
   }
 
   get running(): boolean {

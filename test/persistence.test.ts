@@ -121,6 +121,40 @@ describe('session snapshot and restore', () => {
     }
   });
 
+  it('brings back tabs: each with its label, layout and focus, the active one, and HERDR_TAB_ID in its panes', async () => {
+    const run = new Restartable();
+    try {
+      const server = await run.start();
+      const { workspace } = await server.call('workspace.create', { cwd: run.root, focus: true });
+      const ws = workspace.stable_id;
+      const logs = await server.call('tab.create', { workspace_id: ws, cwd: run.root, label: 'logs' });
+      await server.call('pane.split', { target_pane_id: logs.root_pane.stable_id, direction: 'down', cwd: run.root });
+      const tests = await server.call('tab.create', { workspace_id: ws, cwd: run.root, label: 'tests', focus: true });
+      await server.call('tab.close', { tab_id: `${ws}:t1` });
+      await run.snapshotted();
+      const tabsOf = async (s: TestServer) => (await s.call('tab.list', { workspace_id: ws })).tabs.map((tab) => ({ ...tab, agent_status: undefined }));
+      const before = await tabsOf(server);
+      const layoutBefore = (await server.call('layout.export', { tab_id: logs.tab.tab_id })).layout;
+      await run.stop();
+
+      const again = await run.start();
+      assert.deepEqual(await tabsOf(again), before);
+      assert.deepEqual(before.map((tab) => [tab.tab_id, tab.label, tab.focused]), [[logs.tab.tab_id, 'logs', false], [tests.tab.tab_id, 'tests', true]]);
+      const layoutAfter = (await again.call('layout.export', { tab_id: logs.tab.tab_id })).layout;
+      assert.deepEqual({ ...layoutAfter, root: undefined }, { ...layoutBefore, root: undefined });
+      assert.equal(layoutAfter.root.type, 'split');
+      const made = await again.call('tab.create', { workspace_id: ws, cwd: run.root });
+      assert.equal(made.tab.tab_id, `${ws}:t4`, 'tab ids are not reused after a restart');
+      const pane = tests.root_pane.stable_id;
+      await promptShown(again, pane);
+      await again.call('pane.send_input', { pane_id: pane, text: 'echo "tab=$HERDR_TAB_ID"', keys: ['Enter'] });
+      await readUntil(again, pane, (text) => text.includes(`tab=${tests.tab.tab_id}`));
+    } finally {
+      await run.stop();
+      run.dispose();
+    }
+  });
+
   it('survives kill -9 in the middle of writes, again and again', async (t) => {
     const run = new Restartable();
     try {
