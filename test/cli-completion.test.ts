@@ -39,13 +39,20 @@ describe('herdr completion', () => {
   it('completes groups, commands and flags', async () => {
     assert.deepEqual((await complete('wo')).sort(), ['workspace', 'worktree']);
     assert.deepEqual((await complete('pane', 're')).sort(), ['read', 'release-agent', 'rename', 'report-agent', 'report-agent-session', 'report-metadata']);
-    assert.deepEqual((await complete('pane', 'read', '--')).sort(), ['--host', '--lines', '--raw', '--socket', '--source', '--ssh-command']);
+    assert.deepEqual((await complete('pane', 'read', '--')).sort(), ['--ansi', '--format', '--host', '--lines', '--raw', '--socket', '--source', '--ssh-command']);
+    assert.deepEqual((await complete('t')).sort(), ['tab']);
+    assert.deepEqual((await complete('tab', '')).sort(), ['close', 'create', 'focus', 'get', 'list', 'rename']);
+    assert.deepEqual((await complete('pane', 'split', '--')).sort(), [
+      '--current', '--cwd', '--direction', '--env', '--focus', '--host', '--label', '--no-focus', '--pane', '--ratio', '--socket', '--ssh-command',
+    ]);
   });
 
   it('completes live pane and workspace ids from the server', async () => {
     assert.deepEqual(await complete('pane', 'get', '--socket', server.socketPath, ''), ['1-1', '1-2']);
     assert.deepEqual(await complete('workspace', 'focus', '--socket', server.socketPath, ''), ['1']);
     assert.deepEqual(await complete('pane', 'process-info', '--socket', server.socketPath, ''), ['1-1', '1-2']);
+    assert.deepEqual(await complete('pane', 'split', '--socket', server.socketPath, ''), ['1-1', '1-2']);
+    assert.deepEqual(await complete('tab', 'get', '--socket', server.socketPath, ''), ['w1:t1']);
     assert.deepEqual(await complete('workspace', 'report-metadata', '--socket', server.socketPath, ''), ['1']);
     assert.deepEqual(await complete('pane', 'get', '--socket', server.socketPath, '1-1', ''), [], 'one id is all a command takes');
   });

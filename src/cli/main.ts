@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../protocol/version.js';
 import { addAgentCommands } from './commands/agent.js';
+import { addApiCommands } from './commands/api.js';
 import { addCompletionCommands } from './commands/completion.js';
 import { addDialStdioCommand } from './commands/dial-stdio.js';
 import { addFleetCommands } from './commands/fleet.js';
@@ -9,6 +10,8 @@ import { addLayoutCommands } from './commands/layout.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
+import { addStatusCommand } from './commands/status.js';
+import { addTabCommands } from './commands/tab.js';
 import { addWaitCommands } from './commands/wait.js';
 import { addWatchCommand } from './commands/watch.js';
 import { addWorkspaceCommands } from './commands/workspace.js';
@@ -27,6 +30,7 @@ const program = new Command('herdr')
 
 addServerCommands(program);
 addWorkspaceCommands(program);
+addTabCommands(program);
 addPaneCommands(program);
 addAgentCommands(program);
 addWaitCommands(program);
@@ -35,6 +39,8 @@ addFleetCommands(program);
 addDialStdioCommand(program);
 addCompletionCommands(program);
 addSchemaCommand(program);
+addApiCommands(program);
+addStatusCommand(program);
 addLayoutCommands(program);
 addWorktreeCommands(program);
 addExamples(program);

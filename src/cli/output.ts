@@ -15,7 +15,7 @@ export interface SocketOption {
 }
 
 /** The id params a CLI command may pass as `host/id` (docs/remote.md): the part before the slash picks the host. */
-const ID_PARAMS = ['pane_id', 'workspace_id', 'target_pane_id', 'target'] as const;
+const ID_PARAMS = ['pane_id', 'workspace_id', 'target_pane_id', 'target', 'tab_id'] as const;
 
 /**
  * Where a command's request goes: `--host`, else a `host/id` id (which is then

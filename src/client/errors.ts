@@ -39,7 +39,8 @@ export function closedUnanswered(where: string): ConnectionError {
 /** What a failed connect means to a user: no server at that path (the common case), or why not. */
 export function connectError(socketPath: string, error: NodeJS.ErrnoException): ConnectionError {
   if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') {
-    return new ConnectionError(`no server at ${socketPath} (start one with: herdr server)`);
+    // The cause keeps the code: `herdr status` tells "not running" from "cannot reach".
+    return new ConnectionError(`no server at ${socketPath} (start one with: herdr server)`, { cause: error });
   }
-  return new ConnectionError(`cannot reach the herdr server at ${socketPath}: ${error.message}`);
+  return new ConnectionError(`cannot reach the herdr server at ${socketPath}: ${error.message}`, { cause: error });
 }

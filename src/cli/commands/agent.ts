@@ -3,9 +3,10 @@
  * is an agent's instance id, the id of its pane, or its name.
  */
 import type { Command } from 'commander';
-import { AGENT_STATUSES, type AgentStatus } from '../../protocol/enums.js';
+import { AGENT_STATUSES, type AgentStatus, type ReadSource } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
 import { type SocketOption, given, printNothing, send } from '../output.js';
+import { CLI_READ_SOURCES, type CliReadSource } from './pane-read.js';
 import { nonNegativeInt, oneOf, positiveInt } from './parse.js';
 
 const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
@@ -41,15 +42,16 @@ export function addAgentCommands(program: Command): void {
       .command('read')
       .argument('<target>')
       .description('print the agent\'s screen text (a read counts as looking: done turns idle)')
-      .option('--source <source>', 'visible | recent', oneOf('visible', 'recent'), 'recent')
+      .option('--source <source>', CLI_READ_SOURCES.join(' | '), oneOf(...CLI_READ_SOURCES), 'recent')
       .option('--lines <n>', 'rows of recent text (at most 10000)', nonNegativeInt)
       .option('--format <format>', 'text | ansi', oneOf('text', 'ansi'), 'text')
       .option('--ansi', 'same as --format ansi'),
-  ).action((target: string, flags: SocketOption & { source: 'visible' | 'recent'; lines?: number; format: 'text' | 'ansi'; ansi?: boolean }) =>
+  ).action((target: string, flags: SocketOption & { source: CliReadSource; lines?: number; format: 'text' | 'ansi'; ansi?: boolean }) =>
     send(
       'cli:agent:read',
       'agent.read',
-      { target, source: flags.source, format: flags.ansi ? 'ansi' : flags.format, ...given('lines', flags.lines) },
+      // The source as typed: the server answers one it does not have (pane-read.ts).
+      { target, source: flags.source as ReadSource, format: flags.ansi ? 'ansi' : flags.format, ...given('lines', flags.lines) },
       flags,
       (response) => process.stdout.write(response.result.read.text),
     ),
@@ -135,7 +137,14 @@ export function addAgentCommands(program: Command): void {
     (target: string, flags: SocketOption) => send('cli:agent:focus', 'agent.focus', { target }, flags),
   );
 
-  socket(agent.command('explain').argument('<target>').description('which hook report, status or screen rule decided the state, with the evidence')).action(
+  socket(
+    agent
+      .command('explain')
+      .argument('<target>')
+      .description('which hook report, status or screen rule decided the state, with the evidence')
+      // herdr's current CLI prints text unless --json; here the answer is always the JSON, so --json is accepted as is.
+      .option('--json', 'print the JSON answer (the only form)'),
+  ).action(
     (target: string, flags: SocketOption) => send('cli:agent:explain', 'agent.explain', { target }, flags),
   );
 }

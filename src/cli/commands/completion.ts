@@ -3,7 +3,7 @@
  * hidden `herdr __complete -- WORD…` answers it (after `--`, so that a word
  * being typed as `--` reaches it): the words typed so far, the
  * last one being completed, give the next command names, the command's flags,
- * or live workspace and pane ids from the server (nothing when none runs).
+ * or live workspace, tab and pane ids from the server (nothing when none runs).
  */
 import type { Command, Option } from 'commander';
 import { HerdrClient } from '../../client/client.js';
@@ -73,14 +73,17 @@ async function candidates(program: Command, words: string[]): Promise<string[]> 
   if (current.startsWith('-')) return command.options.map((option: Option) => option.long ?? '').filter(Boolean);
   const subcommands = command.commands.map((c) => c.name()).filter((name) => name !== '__complete' && name !== 'help');
   if (subcommands.length > 0 && operands === 0) return subcommands;
-  if (command.registeredArguments[0]?.name() !== 'id' || operands > 0) return [];
-  return liveIds(command.parent?.name() === 'workspace' ? 'workspace' : 'pane', socket);
+  const first = command.registeredArguments[0]?.name();
+  if ((first !== 'id' && first !== 'tab_id') || operands > 0) return [];
+  const group = command.parent?.name();
+  return liveIds(group === 'workspace' ? 'workspace' : group === 'tab' ? 'tab' : 'pane', socket);
 }
 
-async function liveIds(kind: 'workspace' | 'pane', socketPath: string | undefined): Promise<string[]> {
+async function liveIds(kind: 'workspace' | 'tab' | 'pane', socketPath: string | undefined): Promise<string[]> {
   const client = new HerdrClient({ ...(socketPath ? { socketPath } : {}), keepAlive: false });
   try {
     if (kind === 'workspace') return (await client.call('workspace.list', {})).workspaces.map((w) => w.workspace_id);
+    if (kind === 'tab') return (await client.call('tab.list', {})).tabs.map((t) => t.tab_id);
     return (await client.call('pane.list', {})).panes.map((p) => p.pane_id);
   } catch {
     return [];

@@ -43,3 +43,10 @@ export function keyName(value: string): string {
   if (!key) throw new InvalidArgumentError(`expected a key name such as C-g, C-\\ or F12, got ${value}`);
   return key.normal;
 }
+
+/** A repeated `--env KEY=VALUE` into one map (split at the first `=`; a later KEY wins). */
+export function envAssignment(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got ${value}`);
+  return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
+}

@@ -1,7 +1,9 @@
 /** `herdr workspace …` (docs/protocol.md §11): each prints the response JSON. */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type SocketOption, send } from '../output.js';
+import { type SocketOption, given, send } from '../output.js';
+import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
+import { envAssignment } from './parse.js';
 import { addWorkspaceMetadataCommand } from './pane-details.js';
 
 export function addWorkspaceCommands(program: Command): void {
@@ -13,20 +15,25 @@ export function addWorkspaceCommands(program: Command): void {
   );
 
   socket(
-    workspace
-      .command('create')
-      .description('create a workspace (focused unless --no-focus)')
-      .option('--cwd <path>', 'start directory (default: this shell\'s directory)')
-      .option('--label <label>', 'fixed label instead of the derived one')
-      .option('--no-focus', 'do not make it the active workspace'),
-  ).action((flags: SocketOption & { cwd?: string; label?: string; focus: boolean }) =>
+    focusOptions(
+      workspace
+        .command('create')
+        .description('create a workspace (focused unless --no-focus)')
+        .option('--cwd <path>', 'start directory (default: this shell\'s directory)')
+        .option('--label <label>', 'fixed label instead of the derived one')
+        .option('--env <KEY=VALUE>', 'environment of its first pane (repeatable)', envAssignment),
+      'the new workspace',
+    ),
+  ).action((flags: SocketOption & FocusFlags & { cwd?: string; label?: string; env?: Record<string, string> }) =>
     send(
       'cli:workspace:create',
       'workspace.create',
       {
         cwd: resolve(flags.cwd ?? process.cwd()),
-        focus: flags.focus,
-        ...(flags.label === undefined ? {} : { label: flags.label }),
+        // herdr 0.2.0's CLI focused a new workspace unless --no-focus; that default stays (§11.3).
+        focus: focusOf(flags, true),
+        ...given('label', flags.label),
+        ...given('env', flags.env),
       },
       flags,
     ),

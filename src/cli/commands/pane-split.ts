@@ -1,0 +1,67 @@
+/**
+ * `herdr pane split` and `herdr pane current` (docs/protocol.md §11, §11.3): both grammars'
+ * ways to name a pane, `pane split ID …` (herdr 0.2.0) and `pane split [ID|--pane ID|--current] …`
+ * (herdr's current CLI).
+ */
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { SPLIT_DIRECTIONS, type SplitDirection } from '../../protocol/enums.js';
+import { fail } from '../failure.js';
+import { given, printJson, send } from '../output.js';
+import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
+import { envAssignment, oneOf } from './parse.js';
+import { type PaneTargetFlags, callerPane, focusedPane, namedPane, paneTargetOptions } from './pane-target.js';
+
+interface SplitFlags extends PaneTargetFlags, FocusFlags {
+  direction: SplitDirection;
+  cwd?: string;
+  env?: Record<string, string>;
+  label?: string;
+  ratio?: string;
+}
+
+export function addPaneSplitCommands(pane: Command): void {
+  focusOptions(
+    paneTargetOptions(
+      pane
+        .command('split')
+        .argument('[id]')
+        .description('split a pane (default: the focused one); the new pane starts in its directory unless --cwd, and is focused unless --no-focus')
+        .requiredOption('--direction <direction>', SPLIT_DIRECTIONS.join(' | '), oneOf(...SPLIT_DIRECTIONS))
+        .option('--cwd <path>', 'start directory of the new pane')
+        .option('--env <KEY=VALUE>', 'environment of the new pane (repeatable)', envAssignment)
+        .option('--label <label>', 'label of the new pane')
+        .option('--ratio <fraction>', 'not supported: this server splits a pane in half'),
+    ),
+    'the new pane',
+  )
+    .option('--socket <path>', 'socket path')
+    .action(async (id: string | undefined, flags: SplitFlags) => {
+      // Refused rather than dropped: pane.split has no ratio, and a silent half split would be a lie.
+      if (flags.ratio !== undefined) fail('--ratio is not supported: pane.split splits a pane in half');
+      const target = namedPane(id, flags) ?? (await focusedPane('cli:pane:split', flags)).pane_id;
+      await send(
+        'cli:pane:split',
+        'pane.split',
+        {
+          target_pane_id: target,
+          direction: flags.direction,
+          focus: focusOf(flags, true),
+          ...given('cwd', flags.cwd === undefined ? undefined : resolve(flags.cwd)),
+          ...given('env', flags.env),
+          ...given('label', flags.label),
+        },
+        flags,
+      );
+    });
+
+  paneTargetOptions(pane.command('current').description('show the pane this runs in ($HERDR_PANE_ID), else the focused pane'))
+    .option('--socket <path>', 'socket path')
+    .action(async (flags: PaneTargetFlags) => {
+      // --current and no flag both mean the caller's pane.
+      const id = flags.pane ?? callerPane();
+      if (id !== undefined) return send('cli:pane:current', 'pane.get', { pane_id: id }, flags);
+      // No pane.current method here: the focused pane's pane_info, from pane.list, in pane.get's envelope.
+      printJson({ id: 'cli:pane:current', result: { type: 'pane_info', pane: await focusedPane('cli:pane:current', flags) } });
+    });
+}
