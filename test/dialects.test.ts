@@ -5,7 +5,8 @@
  * (stable ids everywhere, `workspace_created`, protocol 22). Both see the same server.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EventClient } from './helpers/events.js';
 import { type TestServer, eventually, promptShown, rawExchange, readUntil, startServer } from './helpers/server.js';
@@ -137,6 +138,20 @@ describe('protocol dialects', () => {
       1500,
     );
     assert.deepEqual(lines.map((line) => JSON.parse(line).result.pane.pane_id), [pane, pane]);
+    await server.call('workspace.close', { workspace_id: workspace.stable_id });
+  });
+
+  it('foreground_cwd: the directory of the program in front, the pane\'s own once it is gone', async () => {
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir });
+    const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';
+    await promptShown(server, pane);
+    const inside = join(server.dir, 'inside');
+    mkdirSync(inside);
+    await server.call('pane.send_input', { pane_id: pane, text: `(cd ${inside} && exec sleep 30)`, keys: ['Enter'] });
+    await eventually(async () => (await server.call('pane.get', { pane_id: pane })).pane.foreground_cwd === realpathSync(inside), 'the sleeper\'s directory', 10_000);
+    assert.equal((await server.call('pane.get', { pane_id: pane })).pane.cwd, realpathSync(server.dir), 'the pane\'s own directory did not move');
+    await server.call('pane.send_keys', { pane_id: pane, keys: ['C-c'] });
+    await eventually(async () => (await server.call('pane.get', { pane_id: pane })).pane.foreground_cwd === realpathSync(server.dir), 'the shell in front again', 10_000);
     await server.call('workspace.close', { workspace_id: workspace.stable_id });
   });
 

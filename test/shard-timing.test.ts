@@ -166,6 +166,36 @@ describe('FactReporter', () => {
   });
 });
 
+describe('FactReporter: the foreground directory', () => {
+  it('reads the directory of the process in front only while it is not the pane\'s own, and says when that ends', () => {
+    const clock = new ManualClock();
+    const posts: PaneUpdate[][] = [];
+    const cwds = new Map<number, string>([[100, '/repo'], [300, '/repo/web']]);
+    const read: number[] = [];
+    const reporter = new FactReporter((updates) => posts.push(updates), { cwd: (pid) => (read.push(pid), cwds.get(pid)), label: (dir) => dir }, clock);
+    let front: number | undefined = 100;
+    const pane: FactSource = { uid: 1, pid: 100, revision: 0, title: '' };
+    reporter.add(pane, '/repo', () => front);
+    clock.advance(CWD_INTERVAL_MS);
+    reporter.touch(1);
+    clock.advance(UPDATE_INTERVAL_MS);
+    assert.deepEqual(read, [100], 'the shell in front: its own directory only');
+    assert.deepEqual(posts, []);
+
+    front = 300;
+    clock.advance(CWD_INTERVAL_MS);
+    reporter.touch(1);
+    clock.advance(UPDATE_INTERVAL_MS);
+    assert.deepEqual(posts.at(-1), [{ paneUid: 1, foregroundCwd: '/repo/web' }]);
+
+    front = 100;
+    clock.advance(CWD_INTERVAL_MS);
+    reporter.touch(1);
+    clock.advance(UPDATE_INTERVAL_MS);
+    assert.deepEqual(posts.at(-1), [{ paneUid: 1, foregroundCwd: null }], 'back to the pane\'s own');
+  });
+});
+
 describe('FactReporter under a flood', () => {
   it('reads a flooding pane\'s cwd at most every CWD_INTERVAL_MS, and still sees a cd within that', () => {
     const clock = new ManualClock();

@@ -15,6 +15,8 @@ import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './lay
 export interface PaneFacts {
   pid: number;
   cwd: string | undefined;
+  /** The directory of the process in front, when that is not the pane's own process (`foreground_cwd`). */
+  foregroundCwd?: string | undefined;
   cwdLabel: string | undefined;
   cols: number;
   rows: number;

@@ -55,6 +55,7 @@ export class ShardReports implements ShardListener {
       }
       if (update.cwd !== undefined) pane.cwd = update.cwd;
       if (update.cwdLabel !== undefined) pane.cwdLabel = update.cwdLabel;
+      if (update.foregroundCwd !== undefined) pane.foregroundCwd = update.foregroundCwd ?? undefined;
       if (update.title !== undefined) pane.title = update.title;
     }
   }

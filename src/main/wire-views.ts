@@ -34,6 +34,7 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     previous_agent_session: pane.previousAgentSession,
     revision: pane.revision,
     tab_id: tabStableId(pane.workspace.uid, pane.tab.uid),
+    foreground_cwd: pane.foregroundCwd ?? pane.cwd,
     terminal_id: ids.stable_id,
     terminal_title: pane.title || undefined,
     agent_instance_id: pane.agentInstanceId,

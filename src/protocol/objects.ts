@@ -83,6 +83,7 @@ export const paneInfoSchema = z.object({
   revision: count,
   stable_id: z.string(),
   tab_id: z.string().describe('EXT (herdr current): the tab it is in, `w1:t1` (§5.3)'),
+  foreground_cwd: z.string().optional().describe('EXT (herdr current): the directory of the process in front (its own when nothing else is)'),
   terminal_id: z.string().describe("EXT (herdr current): the terminal's identity; here its stable id"),
   terminal_title: z.string().optional().describe('EXT (herdr current): the window title the program set (OSC 0/2)'),
   agent_instance_id: z.string().optional().describe('EXT: the agent occupant\'s id in the agent API (§13.1)'),

@@ -211,6 +211,8 @@ export interface PaneUpdate {
   revision?: number;
   cwd?: string;
   cwdLabel?: string;
+  /** The directory of the process in front when it is not the pane's own; null: the pane's own is in front again. */
+  foregroundCwd?: string | null;
   title?: string;
 }
 

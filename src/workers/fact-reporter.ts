@@ -33,6 +33,8 @@ interface Sent {
   revision: number;
   title: string;
   cwd: string | undefined;
+  /** The foreground process's directory, when a process other than the pane's own is in front. */
+  foregroundCwd: string | undefined;
   /** When the cwd was last read. */
   cwdReadAt: number;
 }
@@ -40,6 +42,8 @@ interface Sent {
 export class FactReporter {
   private readonly sent = new Map<number, Sent>();
   private readonly panes = new Map<number, FactSource>();
+  /** Each pane's foreground process group as its agent checks last saw it. */
+  private readonly foregrounds = new Map<number, () => number | undefined>();
   private readonly changed = new Set<number>();
   private flushTimer: Timer | undefined;
   private sweepTimer: Timer | undefined;
@@ -51,14 +55,16 @@ export class FactReporter {
   ) {}
 
   /** A new pane, with the facts main already has from its spawn. */
-  add(pane: FactSource, cwd: string): void {
+  add(pane: FactSource, cwd: string, foreground: () => number | undefined = () => undefined): void {
     this.panes.set(pane.uid, pane);
-    this.sent.set(pane.uid, { revision: pane.revision, title: pane.title, cwd, cwdReadAt: this.clock.now() });
+    this.foregrounds.set(pane.uid, foreground);
+    this.sent.set(pane.uid, { revision: pane.revision, title: pane.title, cwd, foregroundCwd: undefined, cwdReadAt: this.clock.now() });
     this.sweepTimer ??= this.clock.after(SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
   remove(paneUid: number): void {
     this.panes.delete(paneUid);
+    this.foregrounds.delete(paneUid);
     this.sent.delete(paneUid);
     this.changed.delete(paneUid);
   }
@@ -99,9 +105,18 @@ export class FactReporter {
       changed = true;
     }
     let cwd: string | undefined;
+    let foregroundCwd: string | undefined;
     if (now - sent.cwdReadAt >= CWD_INTERVAL_MS) {
       cwd = this.probes.cwd(pane.pid);
+      // One more read only while another process (an agent, a build) is in front.
+      const group = this.foregrounds.get(pane.uid)?.();
+      foregroundCwd = group !== undefined && group !== pane.pid ? this.probes.cwd(group) : undefined;
       sent.cwdReadAt = now;
+      if (foregroundCwd !== sent.foregroundCwd) {
+        sent.foregroundCwd = foregroundCwd;
+        update.foregroundCwd = foregroundCwd ?? null;
+        changed = true;
+      }
     } else cwdLater.push(pane.uid);
     if (cwd !== undefined && cwd !== sent.cwd) {
       update.cwd = sent.cwd = cwd;

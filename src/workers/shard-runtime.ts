@@ -194,7 +194,7 @@ export class ShardRuntime {
         this.clock,
       );
       this.panes.set(pane.uid, { pane, agent, commands });
-      this.facts.add(pane, cwd);
+      this.facts.add(pane, cwd, () => agent.foregroundGroup);
       return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, this.init.home) };
     },
     read: (params) => {

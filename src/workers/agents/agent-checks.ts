@@ -38,6 +38,11 @@ export class AgentChecks {
   ) {
     this.reports = new ReportThrottle(report, samePicture, clock);
   }
+  /** The foreground process group its last process check saw. */
+  get foregroundGroup(): number | undefined {
+    return this.agent.foregroundGroup;
+  }
+
 
   /** Screen changes need a look unless a process check is already on its way (it looks at the screen too). */
   get wantsScreenChanges(): boolean {

@@ -75,6 +75,11 @@ export class PaneAgent {
     return this.detected;
   }
 
+  /** The terminal's foreground process group at the last process check (pane_info.foreground_cwd). */
+  get foregroundGroup(): number | undefined {
+    return this.foregroundPgid;
+  }
+
   /** Looks at the foreground process; true when what decides the pane's state changed (it needs a look). */
   checkProcess(now: number): boolean {
     this.lastProcessCheck = now;
