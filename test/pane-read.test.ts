@@ -13,7 +13,7 @@ async function paneRunning(server: TestServer, script: string, size: { cols?: nu
   return `${workspace.workspace_id}-1`;
 }
 
-async function read(server: TestServer, paneId: string, params: { source?: 'visible' | 'recent'; lines?: number; strip_ansi?: boolean }) {
+async function read(server: TestServer, paneId: string, params: { source?: 'visible' | 'recent'; lines?: number; strip_ansi?: boolean; format?: 'text' | 'ansi' }) {
   return (await server.call('pane.read', { pane_id: paneId, source: 'recent', ...params })).read;
 }
 
@@ -107,6 +107,10 @@ describe('pane.read', () => {
     assert.doesNotMatch(plain.text, /\x1b/);
     const styled = await read(server, pane, { lines: 1000, strip_ansi: false });
     assert.match(styled.text, /^\x1b\[0;31mred\x1b\[0m plain \x1b\[0;1;42mbold\x1b\[0m$/m);
+    assert.deepEqual([plain.format, styled.format], ['text', 'ansi']);
+    // herdr's current spelling, which wins over strip_ansi when both are sent.
+    assert.equal((await read(server, pane, { lines: 1000, format: 'ansi' })).text, styled.text);
+    assert.equal((await read(server, pane, { lines: 1000, format: 'text', strip_ansi: false })).text, plain.text);
   });
 
   it('visible with strip_ansi:false colours the screen', async () => {

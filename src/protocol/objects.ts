@@ -177,6 +177,8 @@ export const paneReadSchema = z.object({
   revision: count,
   truncated: z.boolean(),
   stable_id: z.string(),
+  tab_id: z.string().describe('EXT (herdr current): the tab of the pane (§5.3)'),
+  format: z.enum(['text', 'ansi']).describe('EXT (herdr current): `ansi` when the escapes were kept (strip_ansi false)'),
 });
 export type PaneRead = z.output<typeof paneReadSchema>;
 

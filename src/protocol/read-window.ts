@@ -19,6 +19,8 @@ export const readWindowFields = {
   source: z.enum(READ_SOURCES),
   lines: optional(z.number().int().min(0)),
   strip_ansi: optional(z.boolean()),
+  /** herdr's current spelling of `strip_ansi` (`ansi` keeps the escapes); it wins when both are sent. */
+  format: optional(z.enum(['text', 'ansi'])),
 };
 
 /** herdr 0.2.0's match shape: `{type: "substring" | "regex", value}`. */
@@ -33,10 +35,15 @@ export interface ReadWindow {
 }
 
 /** The defaults applied: 80 lines (at most 10 000), escapes stripped. */
-export function readWindow(params: { source: ReadSource; lines?: number | undefined; strip_ansi?: boolean | undefined }): ReadWindow {
+export function readWindow(params: {
+  source: ReadSource;
+  lines?: number | undefined;
+  strip_ansi?: boolean | undefined;
+  format?: 'text' | 'ansi' | undefined;
+}): ReadWindow {
   return {
     source: params.source,
     lines: Math.min(params.lines ?? DEFAULT_READ_LINES, MAX_READ_LINES),
-    stripAnsi: params.strip_ansi ?? true,
+    stripAnsi: params.format === undefined ? (params.strip_ansi ?? true) : params.format === 'text',
   };
 }

@@ -16,8 +16,7 @@ export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 're
   router.register('agent.get', (params) => agentResult(agents.info(agents.resolve(params.target).pane)));
 
   router.register('agent.read', async (params, { batch }) => {
-    const stripAnsi = params.format === undefined ? params.strip_ansi : params.format === 'text';
-    const read = await agents.read(params.target, readWindow({ source: params.source, lines: params.lines, strip_ansi: stripAnsi }), batch);
+    const read = await agents.read(params.target, readWindow(params), batch);
     return { type: 'pane_read', read };
   });
 

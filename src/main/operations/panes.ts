@@ -11,7 +11,7 @@ import type { ReadWindow } from '../../protocol/read-window.js';
 import type { ClearAuthority, HookReport, ReadResult } from '../../protocol/thread.js';
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents } from '../focus-events.js';
-import { currentPaneIds, paneIds, paneMeta, withCurrentView } from '../ids.js';
+import { currentPaneIds, paneIds, paneMeta, tabStableId, withCurrentView } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneRecord, Registry } from '../registry.js';
@@ -58,11 +58,13 @@ export class PaneOperations {
   }
 
   /** A shard's read as the wire's pane_read, with the pane's ids as they are now. */
-  paneRead(pane: PaneRecord, window: Pick<ReadWindow, 'source'>, result: ReadResult): PaneRead {
+  paneRead(pane: PaneRecord, window: Pick<ReadWindow, 'source' | 'stripAnsi'>, result: ReadResult): PaneRead {
     pane.revision = Math.max(pane.revision, result.revision);
     const { pane_id, workspace_id, stable_id } = paneIds(pane);
+    const tab_id = tabStableId(pane.workspace.uid, pane.tab.uid);
+    const format = window.stripAnsi ? 'text' : 'ansi';
     return withCurrentView<PaneRead>(
-      { pane_id, workspace_id, source: window.source, text: result.text, revision: result.revision, truncated: result.truncated, stable_id },
+      { pane_id, workspace_id, source: window.source, text: result.text, revision: result.revision, truncated: result.truncated, stable_id, tab_id, format },
       currentPaneIds(pane),
     );
   }

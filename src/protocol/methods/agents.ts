@@ -39,7 +39,7 @@ export const AGENT_METHODS = {
       source: z.enum(READ_SOURCES),
       lines: readWindowFields.lines,
       strip_ansi: readWindowFields.strip_ansi,
-      format: optional(z.enum(['text', 'ansi'])),
+      format: readWindowFields.format,
     }),
     result: z.object({ type: z.literal('pane_read'), read: paneReadSchema }),
     changesState: false,
