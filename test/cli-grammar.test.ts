@@ -190,12 +190,14 @@ describe('herdr\'s current CLI grammar', () => {
       for (const pane of [byId, byFlag, fromCaller, byFocus]) assert.equal((await herdr('pane', 'close', pane.stable_id)).code, 0);
     });
 
-    it('refuses a pane named twice (exit 2) and --ratio, which pane.split has not (exit 1)', async () => {
+    it('refuses a pane named twice and a ratio outside (0, 1) (exit 2); --ratio splits at that share', async () => {
       assert.equal((await herdr('pane', 'split', first, '--pane', first, '--direction', 'right')).code, 2);
-      const ratio = await herdr('pane', 'split', first, '--direction', 'right', '--ratio', '0.3');
-      assert.equal(ratio.code, 1);
-      assert.match(ratio.stderr, /--ratio is not supported/);
+      for (const bad of ['1.5', '0', 'half']) assert.equal((await herdr('pane', 'split', first, '--direction', 'right', '--ratio', bad)).code, 2, bad);
       assert.equal(json((await herdr('pane', 'list')).stdout).result?.panes.length, 1, 'nothing was split');
+      const split = json((await herdr('pane', 'split', first, '--direction', 'down', '--ratio', '0.3')).stdout).result?.pane;
+      const layout = json((await herdr('layout', 'export', '--pane', first)).stdout).result?.layout;
+      assert.deepEqual([layout.root.type, layout.root.direction, layout.root.ratio], ['split', 'down', 0.3]);
+      assert.equal((await herdr('pane', 'close', split.stable_id)).code, 0);
     });
 
     it('pane current: $HERDR_PANE_ID, --pane, else the focused pane, as pane.get\'s answer', async () => {

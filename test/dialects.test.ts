@@ -141,6 +141,21 @@ describe('protocol dialects', () => {
     await server.call('workspace.close', { workspace_id: workspace.stable_id });
   });
 
+  it('herdr\'s current pane.split params, on either socket: no target (the focused pane), workspace_id, ratio', async () => {
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir, focus: true });
+    const first = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';
+    const split = await ask(server.socketPath, 'pane.split', { direction: 'down', ratio: 0.25 });
+    assert.equal(split.result?.pane.stable_id.split(':')[0], workspace.stable_id, 'the focused pane was split');
+    const { layout } = await server.call('layout.export', { pane_id: first });
+    assert.deepEqual([layout.root.type === 'split' && layout.root.ratio], [0.25]);
+    const other = (await server.call('workspace.create', { cwd: server.dir })).workspace;
+    const there = await ask(server.currentSocketPath, 'pane.split', { workspace_id: other.stable_id, direction: 'right' });
+    assert.equal(there.result?.pane.workspace_id, other.stable_id, 'that workspace\'s focused pane, though another workspace is active');
+    for (const ratio of [0, 1, 1.5, '0.5']) assert.equal((await ask(server.socketPath, 'pane.split', { direction: 'right', ratio })).error?.code, 'invalid_request', String(ratio));
+    await server.call('workspace.close', { workspace_id: other.stable_id });
+    await server.call('workspace.close', { workspace_id: workspace.stable_id });
+  });
+
   it('foreground_cwd: the directory of the program in front, the pane\'s own once it is gone', async () => {
     const { workspace } = await server.call('workspace.create', { cwd: server.dir });
     const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';

@@ -13,16 +13,16 @@ export function leaf(paneUid: number): LayoutNode {
 }
 
 /** The tree with `target`'s leaf replaced by a split holding (target, added). */
-export function splitLeaf(node: LayoutNode, target: number, added: number, direction: SplitDirection): LayoutNode {
+export function splitLeaf(node: LayoutNode, target: number, added: number, direction: SplitDirection, ratio = 0.5): LayoutNode {
   if (node.kind === 'leaf') {
     return node.paneUid === target
-      ? { kind: 'split', direction, ratio: 0.5, first: node, second: leaf(added) }
+      ? { kind: 'split', direction, ratio, first: node, second: leaf(added) }
       : node;
   }
   return {
     ...node,
-    first: splitLeaf(node.first, target, added, direction),
-    second: splitLeaf(node.second, target, added, direction),
+    first: splitLeaf(node.first, target, added, direction, ratio),
+    second: splitLeaf(node.second, target, added, direction, ratio),
   };
 }
 

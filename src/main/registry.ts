@@ -220,10 +220,10 @@ export class Registry {
   }
 
   /** Splits `target`'s leaf; the target is focused first, the new pane too if `focus`. */
-  addSplitPane(target: PaneRecord, paneUid: number, direction: SplitDirection, facts: PaneFacts, focus: boolean): PaneRecord {
+  addSplitPane(target: PaneRecord, paneUid: number, direction: SplitDirection, facts: PaneFacts, focus: boolean, ratio = 0.5): PaneRecord {
     const tab = target.tab;
     tab.focusedPaneUid = target.uid;
-    tab.layout = splitLeaf(tab.layout, target.uid, paneUid, direction);
+    tab.layout = splitLeaf(tab.layout, target.uid, paneUid, direction, ratio);
     const pane = this.addPaneRecord(tab, paneUid, facts);
     if (focus) tab.focusedPaneUid = paneUid;
     return pane;

@@ -174,8 +174,10 @@ export const METHODS = {
   },
   'pane.split': {
     params: z.object({
-      target_pane_id: paneId,
+      target_pane_id: optional(paneId.describe('EXT optional (herdr current): default the focused pane of workspace_id, else of the server')),
+      workspace_id: optional(workspaceId.describe('EXT (herdr current): split this workspace\'s focused pane when no target_pane_id')),
       direction: z.enum(SPLIT_DIRECTIONS),
+      ratio: optional(z.number().gt(0).lt(1).describe('EXT (herdr current): the share of the target, strictly between 0 and 1 (default 0.5)')),
       cwd: optional(execText),
       focus: optional(z.boolean()),
       ...spawnOptions,

@@ -6,10 +6,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SPLIT_DIRECTIONS, type SplitDirection } from '../../protocol/enums.js';
-import { fail } from '../failure.js';
 import { given, printJson, send } from '../output.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
-import { envAssignment, oneOf } from './parse.js';
+import { envAssignment, fraction, oneOf } from './parse.js';
 import { type PaneTargetFlags, callerPane, focusedPane, namedPane, paneTargetOptions } from './pane-target.js';
 
 interface SplitFlags extends PaneTargetFlags, FocusFlags {
@@ -17,7 +16,7 @@ interface SplitFlags extends PaneTargetFlags, FocusFlags {
   cwd?: string;
   env?: Record<string, string>;
   label?: string;
-  ratio?: string;
+  ratio?: number;
 }
 
 export function addPaneSplitCommands(pane: Command): void {
@@ -31,14 +30,12 @@ export function addPaneSplitCommands(pane: Command): void {
         .option('--cwd <path>', 'start directory of the new pane')
         .option('--env <KEY=VALUE>', 'environment of the new pane (repeatable)', envAssignment)
         .option('--label <label>', 'label of the new pane')
-        .option('--ratio <fraction>', 'not supported: this server splits a pane in half'),
+        .option('--ratio <fraction>', 'the share the target keeps, strictly between 0 and 1 (default 0.5)', fraction),
     ),
     'the new pane',
   )
     .option('--socket <path>', 'socket path')
     .action(async (id: string | undefined, flags: SplitFlags) => {
-      // Refused rather than dropped: pane.split has no ratio, and a silent half split would be a lie.
-      if (flags.ratio !== undefined) fail('--ratio is not supported: pane.split splits a pane in half');
       const target = namedPane(id, flags) ?? (await focusedPane('cli:pane:split', flags)).pane_id;
       await send(
         'cli:pane:split',
@@ -50,6 +47,7 @@ export function addPaneSplitCommands(pane: Command): void {
           ...given('cwd', flags.cwd === undefined ? undefined : resolve(flags.cwd)),
           ...given('env', flags.env),
           ...given('label', flags.label),
+          ...given('ratio', flags.ratio),
         },
         flags,
       );

@@ -13,6 +13,13 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+/** A share strictly between 0 and 1 (`pane split --ratio`). */
+export function fraction(value: string): number {
+  const n = Number(value);
+  if (!/^(0?\.\d+|0|1)$/.test(value.trim()) || !(n > 0 && n < 1)) throw new InvalidArgumentError(`expected a number strictly between 0 and 1, got ${value}`);
+  return n;
+}
+
 /** A nice value a process may take without privileges: 0 (unchanged) to 19. */
 export function niceValue(value: string): number {
   const n = nonNegativeInt(value);

@@ -1,8 +1,9 @@
 /** `pane.*` methods (docs/protocol.md §5; pane.resize: pane-resize.ts). Info comes from the registry's cache; text and input go to the shard. */
+import { ProtocolError } from '../../protocol/errors.js';
 import { readWindow } from '../../protocol/read-window.js';
 import { lookedAt } from '../agents/agent-status.js';
 import type { PaneOperations } from '../operations/panes.js';
-import type { Registry } from '../registry.js';
+import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
 import { paneInfo } from '../wire-views.js';
 
@@ -40,9 +41,9 @@ export function registerPaneHandlers(router: Router, { registry, panes }: { regi
   });
 
   router.register('pane.split', async (params, { batch }) => {
-    const target = registry.resolvePane(params.target_pane_id);
-    const { cwd, command, env, cols, rows, direction, label } = params;
-    const pane = await panes.split(target, { cwd, command, env, cols, rows, direction, label, focus: params.focus ?? false }, batch);
+    const target = splitTarget(registry, params.target_pane_id, params.workspace_id);
+    const { cwd, command, env, cols, rows, direction, label, ratio } = params;
+    const pane = await panes.split(target, { cwd, command, env, cols, rows, direction, label, ratio, focus: params.focus ?? false }, batch);
     return { type: 'pane_info', pane: paneInfo(registry, pane) };
   });
 
@@ -50,4 +51,12 @@ export function registerPaneHandlers(router: Router, { registry, panes }: { regi
     panes.close(registry.resolvePane(params.pane_id), batch);
     return { type: 'ok' };
   });
+}
+
+/** The pane named; else (herdr's current rule) the focused pane of the workspace named, else of the server. */
+function splitTarget(registry: Registry, paneId: string | undefined, workspaceId: string | undefined): PaneRecord {
+  if (paneId !== undefined) return registry.resolvePane(paneId);
+  const focused = workspaceId === undefined ? registry.focusedPane : registry.focusedPaneOf(registry.resolveWorkspace(workspaceId));
+  if (!focused) throw new ProtocolError('pane_not_found', 'no pane is focused (no workspace is open): name target_pane_id');
+  return focused;
 }

@@ -26,7 +26,11 @@ export class PaneOperations {
     private readonly removal: PaneRemoval,
   ) {}
 
-  async split(target: PaneRecord, request: SpawnRequest & { direction: SplitDirection; focus: boolean; label?: string | undefined }, batch: EventBatch): Promise<PaneRecord> {
+  async split(
+    target: PaneRecord,
+    request: SpawnRequest & { direction: SplitDirection; focus: boolean; label?: string | undefined; ratio?: number | undefined },
+    batch: EventBatch,
+  ): Promise<PaneRecord> {
     const workspace = target.workspace;
     const shard = this.shards.of(workspace);
     const paneUid = this.registry.reservePaneUid();
@@ -38,7 +42,7 @@ export class PaneOperations {
       throw new ProtocolError('pane_not_found', `pane ${paneIds(target).pane_id} closed during the split`);
     }
     const focusBefore = this.registry.focusKey();
-    const pane = this.registry.addSplitPane(target, paneUid, request.direction, facts, request.focus);
+    const pane = this.registry.addSplitPane(target, paneUid, request.direction, facts, request.focus, request.ratio);
     pane.label = request.label;
     batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
     addFocusEvents(this.registry, focusBefore, batch);
