@@ -7,7 +7,6 @@ import { DIALECTS } from './dialect.js';
 import { LIFECYCLE_KINDS, SPLIT_DIRECTIONS } from './enums.js';
 import { optional } from './optional.js';
 import { HERDR_WAIT_KINDS, type HerdrWaitKind, eventWaitResult, supportedWaitNames } from './event-wait.js';
-import { eventLineSchema } from './events.js';
 import { AGENT_STATES, AGENT_STATUSES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, tabInfoSchema, workspaceInfoSchema } from './objects.js';
 import { paneStreamStartedSchema } from './pane-stream.js';
 import { paneBorderResult, paneResizeParams } from './pane-resize.js';
@@ -18,7 +17,7 @@ import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
 import { SESSION_METHODS } from './methods/session.js';
 import { TAB_METHODS } from './methods/tabs.js';
 import { WORKTREE_METHODS } from './methods/worktrees.js';
-import { type MethodEntry, dimension, empty, execText, hookSeq, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
+import { type MethodEntry, empty, execText, hookSeq, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
 
 
 /** The two kinds of docs/protocol.md §10.5–10.6 take an optional pane; without it they watch every pane. */

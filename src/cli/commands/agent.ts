@@ -3,11 +3,11 @@
  * is an agent's instance id, the id of its pane, or its name.
  */
 import type { Command } from 'commander';
-import { AGENT_STATUSES, type AgentStatus, type ReadSource } from '../../protocol/enums.js';
+import { AGENT_STATUSES, type AgentStatus } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
 import { type SocketOption, given, printNothing, send } from '../output.js';
-import { CLI_READ_SOURCES, type CliReadSource } from './pane-read.js';
-import { nonNegativeInt, oneOf, positiveInt } from './parse.js';
+import { type ReadFlags, readOptions, readParams } from './read-options.js';
+import { oneOf, positiveInt } from './parse.js';
 
 const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
 
@@ -37,24 +37,9 @@ export function addAgentCommands(program: Command): void {
     send('cli:agent:get', 'agent.get', { target }, flags),
   );
 
-  socket(
-    agent
-      .command('read')
-      .argument('<target>')
-      .description('print the agent\'s screen text (a read counts as looking: done turns idle)')
-      .option('--source <source>', CLI_READ_SOURCES.join(' | '), oneOf(...CLI_READ_SOURCES), 'recent')
-      .option('--lines <n>', 'rows of recent text (at most 10000)', nonNegativeInt)
-      .option('--format <format>', 'text | ansi', oneOf('text', 'ansi'), 'text')
-      .option('--ansi', 'same as --format ansi'),
-  ).action((target: string, flags: SocketOption & { source: CliReadSource; lines?: number; format: 'text' | 'ansi'; ansi?: boolean }) =>
-    send(
-      'cli:agent:read',
-      'agent.read',
-      // The source as typed: the server answers one it does not have (pane-read.ts).
-      { target, source: flags.source as ReadSource, format: flags.ansi ? 'ansi' : flags.format, ...given('lines', flags.lines) },
-      flags,
-      (response) => process.stdout.write(response.result.read.text),
-    ),
+  socket(readOptions(agent.command('read').argument('<target>').description('print the agent\'s screen text (a read counts as looking: done turns idle)'))).action(
+    (target: string, flags: SocketOption & ReadFlags) =>
+      send('cli:agent:read', 'agent.read', { target, ...readParams(flags) }, flags, (response) => process.stdout.write(response.result.read.text)),
   );
 
   socket(

@@ -1,26 +1,13 @@
 /**
  * `herdr pane read` and `herdr pane wait-output` (docs/protocol.md §11, §11.3), with herdr's
- * current flags. Read sources are passed on as typed: this server has `visible` and
- * `recent`, and answers `recent-unwrapped` or `detection` with its own `invalid_request`
- * rather than the CLI quietly reading something else.
+ * current flags (read-options.ts).
  */
 import type { Command } from 'commander';
 import type { ReadSource } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
 import { type SocketOption, given, send } from '../output.js';
 import { nonNegativeInt, oneOf } from './parse.js';
-
-/** The sources herdr's current CLI takes; the server decides which it has. */
-export const CLI_READ_SOURCES = ['visible', 'recent', 'recent-unwrapped', 'detection'] as const;
-export type CliReadSource = (typeof CLI_READ_SOURCES)[number];
-
-interface ReadFlags extends SocketOption {
-  source: CliReadSource;
-  lines?: number;
-  format: 'text' | 'ansi';
-  ansi?: boolean;
-  raw?: boolean;
-}
+import { CLI_READ_SOURCES, type CliReadSource, type ReadFlags, readOptions, readParams } from './read-options.js';
 
 interface WaitOutputFlags extends SocketOption {
   match?: string;
@@ -31,34 +18,11 @@ interface WaitOutputFlags extends SocketOption {
   raw?: boolean;
 }
 
-/** Typed as the schema's sources, though it may be one the server refuses: its answer says so. */
-const asSent = (source: CliReadSource) => source as ReadSource;
-
 export function addPaneReadCommands(pane: Command): void {
-  pane
-    .command('read')
-    .argument('<id>')
-    .description('print a pane\'s text')
-    .option('--source <source>', CLI_READ_SOURCES.join(' | '), oneOf(...CLI_READ_SOURCES), 'recent')
-    .option('--lines <n>', 'rows of recent text (default 80, at most 10000)', nonNegativeInt)
-    .option('--format <format>', 'text | ansi (ansi keeps colour escapes)', oneOf('text', 'ansi'), 'text')
-    .option('--ansi', 'same as --format ansi')
-    .option('--raw', 'keep colour escapes (strip_ansi: false)')
+  readOptions(pane.command('read').argument('<id>').description('print a pane\'s text'))
     .option('--socket <path>', 'socket path')
-    .action((id: string, flags: ReadFlags) =>
-      send(
-        'cli:pane:read',
-        'pane.read',
-        {
-          pane_id: id,
-          source: asSent(flags.source),
-          ...given('lines', flags.lines),
-          // This server has one coloured form: --format ansi, --ansi and --raw all ask for it.
-          strip_ansi: !(flags.raw || flags.ansi || flags.format === 'ansi'),
-        },
-        flags,
-        (response) => process.stdout.write(response.result.read.text),
-      ),
+    .action((id: string, flags: ReadFlags & SocketOption) =>
+      send('cli:pane:read', 'pane.read', { pane_id: id, ...readParams(flags) }, flags, (response) => process.stdout.write(response.result.read.text)),
     );
 
   pane
@@ -80,7 +44,8 @@ export function addPaneReadCommands(pane: Command): void {
         'pane.wait_for_output',
         {
           pane_id: id,
-          source: asSent(flags.source),
+          // As typed: the server answers a source it does not have (read-options.ts).
+          source: flags.source as ReadSource,
           match,
           ...given('lines', flags.lines),
           ...given('timeout_ms', flags.timeout),
