@@ -1,4 +1,5 @@
 /** `workspace.*` methods (docs/protocol.md §5), answered from the registry. */
+import { ProtocolError } from '../../protocol/errors.js';
 import type { WorkspaceOperations } from '../operations/workspaces.js';
 import type { Registry, WorkspaceRecord } from '../registry.js';
 import type { Router } from '../router.js';
@@ -18,8 +19,9 @@ export function registerWorkspaceHandlers(router: Router, { registry, workspaces
     const { cwd, command, env, cols, rows, label } = params;
     const workspace = await workspaces.create({ cwd, command, env, cols, rows, label, focus: params.focus ?? false }, batch);
     // docs/protocol.md §15.3: herdr 0.2.0 answered the workspace; the current protocol adds its tab and first pane.
+    if (dialect === '0.2.0') return result(workspace);
     const root = registry.rootPane(workspace.activeTab);
-    if (dialect === '0.2.0' || !root) return result(workspace);
+    if (!root) throw new ProtocolError('workspace_create_failed', 'the workspace closed before it could be answered (its program exited at once)');
     return { type: 'workspace_created', workspace: workspaceInfo(registry, workspace), tab: tabInfo(registry, workspace.activeTab), root_pane: paneInfo(registry, root) };
   });
 
