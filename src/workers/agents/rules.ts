@@ -194,7 +194,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'droid',
     names: ['droid'],
-    packages: ['@factory/cli'],
+    packages: ['@factory/cli', 'droid'],
     rules: [
       { state: 'blocked', when: all(has('EXECUTE'), any(has('enter to select', '↑↓ to navigate', 'esc to cancel'), has('> yes, allow', '> no, cancel'))) },
       { state: 'blocked', when: all(has('enter to select', '↑↓ to navigate', 'esc to cancel'), has('> yes, allow', '> no, cancel')) },
