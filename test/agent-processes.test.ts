@@ -92,6 +92,17 @@ describe('agents by their real processes', () => {
     await stop(paneId);
   });
 
+  it('kiro-cli, known by its process only, is kiro with state unknown from no source', async () => {
+    const paneId = await runInPane(`node -e "process.title = 'kiro-cli'; console.log('Esc to interrupt'); setInterval(() => {}, 1000)"`);
+    const pane = await detects(paneId, 'kiro');
+    assert.equal(pane.agent_state, 'unknown');
+    assert.equal(pane.agent_source, undefined);
+    const { explain } = await server.call('agent.explain', { target: paneId });
+    assert.equal(explain.decided_by, 'nothing');
+    assert.equal(explain.detected, 'kiro');
+    await stop(paneId);
+  });
+
   const real = process.env.HERDR_REAL_AGENTS;
   /** What each shows first with an empty HOME and no network (test/fixtures/screens). */
   const FIRST_SCREEN = { qwen: 'blocked', letta: 'blocked', kilo: 'idle', mastracode: 'blocked', qodercli: 'blocked', omp: 'blocked' };

@@ -143,10 +143,11 @@ function evidence(condition: Condition, screen: Screen, into: string[] = []): st
   return into;
 }
 
-/** Every rule of `agent`'s table against `text`, with what each saw (`agent.explain`). */
+/** Every rule of `agent`'s table against `text`, with what each saw (`agent.explain`); none for a process-only agent. */
 export function explainScreen(agent: AgentName, text: string): ScreenExplanation | undefined {
   const table = TABLES.get(agent);
-  if (!table) return undefined;
+  // Known by its process only: no rules, the screen decides nothing.
+  if (!table || table.rules.length === 0) return undefined;
   const screen = new Screen(text);
   const rules = table.rules.map((rule, index) => {
     const matched = holds(rule.when, screen);

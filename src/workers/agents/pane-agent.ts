@@ -177,8 +177,9 @@ export class PaneAgent {
     const { state, recheckAt } = this.tracker.update(this.detected, this.detected ? screen() : '', now);
     // A session reported before its agent was detected already names the pane's agent; its state is not known yet.
     const sessionAgent = this.hooks.sessionAgent;
+    // An agent known by its process only has no screen rules: its state is unknown, from no source.
     const picture: AgentPicture = this.detected
-      ? withSession({ agent: this.detected, state, source: 'screen' })
+      ? withSession({ agent: this.detected, state, ...(state === 'unknown' ? {} : { source: 'screen' as const }) })
       : sessionAgent
         ? withSession({ agent: sessionAgent, state })
         : { state };
