@@ -13,8 +13,10 @@ export type AgentState = (typeof AGENT_STATES)[number];
 export const AGENT_STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
+/** herdr's agent labels (docs/protocol.md §10.1). */
 export const AGENT_NAMES = [
-  'pi', 'claude', 'codex', 'gemini', 'cursor', 'cline', 'opencode', 'copilot', 'kimi', 'droid', 'amp',
+  'pi', 'claude', 'codex', 'gemini', 'cursor', 'devin', 'agy', 'cline', 'omp', 'mastracode', 'opencode', 'copilot', 'kimi',
+  'kiro', 'droid', 'amp', 'grok', 'hermes', 'kilo', 'qodercli', 'qwen', 'letta', 'maki', 'muse', 'jcode',
 ] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 

@@ -270,8 +270,9 @@ export interface ScreenExplanation {
   /** The index of the rule that decided; absent: none held and the table's `otherwise` did. */
   matchedRule?: number;
   /** The state the rules give now, before a hold (claude's working hold) is applied. */
-  rawState: Exclude<AgentState, 'unknown'>;
-  otherwise: Exclude<AgentState, 'unknown'>;
+  rawState: AgentState;
+  /** `unknown` for an agent with no screen rules (known by its process only). */
+  otherwise: AgentState;
   rules: Array<{ index: number; state: Exclude<AgentState, 'unknown'>; condition: string; matched: boolean; evidence: string[] }>;
 }
 

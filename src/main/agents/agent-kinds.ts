@@ -5,20 +5,37 @@
  */
 import type { AgentName } from '../../protocol/enums.js';
 
-export const AGENT_PROGRAMS: Record<AgentName, string> = {
+/** The detector's names herdr's `agent start` does not offer (jcode is detected, not started by kind). */
+type NotStartable = 'jcode';
+export type AgentKind = Exclude<AgentName, NotStartable>;
+
+export const AGENT_PROGRAMS: Record<AgentKind, string> = {
   pi: 'pi',
   claude: 'claude',
   codex: 'codex',
   gemini: 'gemini',
   cursor: 'cursor-agent',
+  devin: 'devin',
+  agy: 'agy',
   cline: 'cline',
+  omp: 'omp',
+  mastracode: 'mastracode',
   opencode: 'opencode',
   copilot: 'copilot',
   kimi: 'kimi',
+  kiro: 'kiro-cli',
   droid: 'droid',
   amp: 'amp',
+  grok: 'grok',
+  hermes: 'hermes',
+  kilo: 'kilo',
+  qodercli: 'qodercli',
+  qwen: 'qwen',
+  letta: 'letta',
+  maki: 'maki',
+  muse: 'muse',
 };
 
-export function isAgentKind(kind: string): kind is AgentName {
+export function isAgentKind(kind: string): kind is AgentKind {
   return Object.hasOwn(AGENT_PROGRAMS, kind);
 }

@@ -9,22 +9,45 @@ import { AGENT_TABLES, type AgentTable, type Condition } from './rules.js';
 
 const TABLES = new Map<AgentName, AgentTable>(AGENT_TABLES.map((table) => [table.agent, table]));
 const BY_NAME = new Map<string, AgentName>(AGENT_TABLES.flatMap((table) => table.names.map((name) => [name, table.agent] as const)));
+const BY_PACKAGE = new Map<string, AgentName>(AGENT_TABLES.flatMap((table) => (table.packages ?? []).map((pkg) => [pkg, table.agent] as const)));
+const PATTERNS = AGENT_TABLES.flatMap((table) => (table.namePatterns ?? []).map((pattern) => ({ pattern, agent: table.agent })));
 const INTERPRETERS = new Set(['node', 'bun', 'deno', 'python', 'python3']);
+/** Versioned Pythons (`python3.13`) run scripts the same way. */
+const VERSIONED_PYTHON = /^python3?\.\d+$/;
 const SCRIPT_EXTENSION = /\.(?:[cm]?js|ts|py)$/;
+/** The package a script lies in: the last `node_modules/<name>` or `node_modules/@scope/<name>` of its path. */
+const PACKAGE_IN_PATH = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//;
 
-/** The agent a process is (docs/protocol.md §10.1): its `comm`, or for an interpreter the script it runs. */
+function byName(name: string): AgentName | undefined {
+  const lower = name.toLowerCase();
+  return BY_NAME.get(lower) ?? PATTERNS.find(({ pattern }) => pattern.test(lower))?.agent;
+}
+
+/** The agent an interpreter's script is: by its name (an npm bin shim keeps the command's name), else by its package. */
+function agentOfScript(script: string): AgentName | undefined {
+  const named = byName(basename(script).replace(SCRIPT_EXTENSION, ''));
+  if (named) return named;
+  const pkg = PACKAGE_IN_PATH.exec(script)?.[1];
+  return pkg === undefined ? undefined : BY_PACKAGE.get(pkg.toLowerCase());
+}
+
+/**
+ * The agent a process is (docs/protocol.md §10.1): its `comm` (which a program may set
+ * through its title), the name it was started under (argv[0], whole where comm keeps 15
+ * characters), or for an interpreter the script it runs.
+ */
 export function agentOfProcess(comm: string, argv: readonly string[]): AgentName | undefined {
-  const name = comm.toLowerCase();
-  const direct = BY_NAME.get(name);
+  const direct = byName(comm) ?? (argv[0] ? byName(basename(argv[0])) : undefined);
   if (direct) return direct;
-  if (!INTERPRETERS.has(name)) return undefined;
+  const name = comm.toLowerCase();
+  if (!INTERPRETERS.has(name) && !VERSIONED_PYTHON.test(name)) return undefined;
   const script = argv.slice(1).find((arg) => !arg.startsWith('-'));
-  return script ? BY_NAME.get(basename(script).replace(SCRIPT_EXTENSION, '').toLowerCase()) : undefined;
+  return script ? agentOfScript(script) : undefined;
 }
 
 /** The detector's name for a label a hook reported (`claude-code` is claude), if it knows it. */
 export function knownAgent(label: string): AgentName | undefined {
-  return BY_NAME.get(label.toLowerCase());
+  return byName(label);
 }
 
 class Screen {
@@ -79,7 +102,7 @@ function holds(condition: Condition, screen: Screen): boolean {
 }
 
 /** The state the screen shows for `agent`, by its table alone (no hold). */
-export function screenState(agent: AgentName, text: string): Exclude<AgentState, 'unknown'> {
+export function screenState(agent: AgentName, text: string): AgentState {
   const table = TABLES.get(agent);
   if (!table) return 'idle';
   const screen = new Screen(text);
@@ -120,10 +143,11 @@ function evidence(condition: Condition, screen: Screen, into: string[] = []): st
   return into;
 }
 
-/** Every rule of `agent`'s table against `text`, with what each saw (`agent.explain`). */
+/** Every rule of `agent`'s table against `text`, with what each saw (`agent.explain`); none for a process-only agent. */
 export function explainScreen(agent: AgentName, text: string): ScreenExplanation | undefined {
   const table = TABLES.get(agent);
-  if (!table) return undefined;
+  // Known by its process only: no rules, the screen decides nothing.
+  if (!table || table.rules.length === 0) return undefined;
   const screen = new Screen(text);
   const rules = table.rules.map((rule, index) => {
     const matched = holds(rule.when, screen);

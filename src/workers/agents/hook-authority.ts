@@ -8,11 +8,15 @@ import type { AgentName, AgentSession, AgentState } from '../../protocol/objects
 import { seqAdmits } from '../../protocol/report-seq.js';
 
 /**
- * What a claim lasts as long as: the detected agent it named, or, for a label
- * the detector does not see, the foreground process group that was in front
- * at its first report.
+ * What a claim lasts as long as: the detected agent it named; for a label the
+ * detector does not see (yet), the foreground process group that was in front
+ * at its first report; or, for a report made while the pane's shell was in
+ * front (before the agent started), the next group the shell puts in front.
  */
-export type Binding = { to: 'agent'; agent: AgentName } | { to: 'group'; pgid: number };
+export type Binding =
+  | { to: 'agent'; agent: AgentName }
+  | { to: 'group'; pgid: number }
+  | { to: 'next-group'; shellPgid: number };
 
 export interface Claim {
   agent: string;
@@ -24,6 +28,7 @@ export interface Claim {
 }
 
 interface SessionRecord {
+  source: string;
   agent: string;
   binding: Binding;
   value: AgentSession;
@@ -59,8 +64,8 @@ export class HookAuthority {
     this.claims.set(source, { ...claim, order: ++this.order });
   }
 
-  recordSession(agent: string, binding: Binding, value: AgentSession): void {
-    this.session = { agent, binding, value };
+  recordSession(source: string, agent: string, binding: Binding, value: AgentSession): void {
+    this.session = { source, agent, binding, value };
   }
 
   /** `pane.release_agent`: the source lets go of `agent`; the agent's session ends with it. */
@@ -80,6 +85,16 @@ export class HookAuthority {
     this.seqs.clear();
     this.claims.clear();
     this.session = undefined;
+  }
+
+  /**
+   * The agent left, but a claim (or session) made for what comes next survived: the seq
+   * records of every other source go with the agent, so its next run starts afresh.
+   */
+  forgetOthers(): void {
+    const kept = new Set(this.claims.keys());
+    if (this.session) kept.add(this.session.source);
+    for (const source of this.seqs.keys()) if (!kept.has(source)) this.seqs.delete(source);
   }
 
   /** Drops claims and the session whose binding no longer holds; true when any went. */
@@ -122,6 +137,11 @@ export class HookAuthority {
 
   get currentSession(): AgentSession | undefined {
     return this.session?.value;
+  }
+
+  /** The agent the session was reported for. */
+  get sessionAgent(): string | undefined {
+    return this.session?.agent;
   }
 
   /** True when nothing but seq records is left (the agent's claims all went). */

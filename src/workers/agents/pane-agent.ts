@@ -97,11 +97,14 @@ export class PaneAgent {
       }
     }
     let changed = before !== this.detected;
-    // The agent left the pane (or another took it): what its hooks said goes with it.
-    if (changed && before !== undefined) this.hooks.forget();
-    if (this.hooks.prune(this.bindingCheck)) {
-      changed = true;
-      if (this.hooks.unclaimed) this.hooks.forget();
+    const dropped = this.hooks.prune(this.bindingCheck);
+    if (dropped) changed = true;
+    // The agent left the pane (or another took it): what its hooks said goes with it, but
+    // not a claim already made for the one coming next (docs/protocol.md §10.5).
+    if (this.hooks.unclaimed) {
+      if (dropped || (before !== undefined && before !== this.detected)) this.hooks.forget();
+    } else if (before !== undefined && before !== this.detected) {
+      this.hooks.forgetOthers();
     }
     if (this.status && this.status.pgid !== this.foregroundPgid) {
       this.status = undefined;
@@ -130,7 +133,7 @@ export class PaneAgent {
       });
     }
     const session = report.session;
-    if (session && (session.id !== undefined || session.path !== undefined)) this.hooks.recordSession(agent, binding, session);
+    if (session && (session.id !== undefined || session.path !== undefined)) this.hooks.recordSession(report.source, agent, binding, session);
     return true;
   }
 
@@ -168,7 +171,8 @@ export class PaneAgent {
     const claim = this.hooks.current;
     if (claim) {
       const { state, message } = claim;
-      return { picture: withSession({ agent: this.detected ?? claim.agent, state, source: 'hook', ...(message ? { message } : {}) }) };
+      // A claim's agent is the detected one when bound to it, else its own label (also over an agent still lingering).
+      return { picture: withSession({ agent: claim.agent, state, source: 'hook', ...(message ? { message } : {}) }) };
     }
     if (this.status) {
       const { state, message, app } = this.status;
@@ -176,7 +180,14 @@ export class PaneAgent {
       return { picture: withSession({ ...(agent ? { agent } : {}), state, source: 'status', ...(message ? { message } : {}) }) };
     }
     const { state, recheckAt } = this.tracker.update(this.detected, this.detected ? screen() : '', now);
-    const picture: AgentPicture = this.detected ? withSession({ agent: this.detected, state, source: 'screen' }) : { state };
+    // A session reported before its agent was detected already names the pane's agent; its state is not known yet.
+    const sessionAgent = this.hooks.sessionAgent;
+    // An agent known by its process only has no screen rules: its state is unknown, from no source.
+    const picture: AgentPicture = this.detected
+      ? withSession({ agent: this.detected, state, ...(state === 'unknown' ? {} : { source: 'screen' as const }) })
+      : sessionAgent
+        ? withSession({ agent: sessionAgent, state })
+        : { state };
     return { picture, ...(recheckAt === undefined ? {} : { recheckAt }) };
   }
 
@@ -200,17 +211,35 @@ export class PaneAgent {
     return rules ? { ...base, decidedBy: 'screen', screen: rules } : { ...base, decidedBy: 'nothing' };
   }
 
-  /** A new report's binding: the detected agent when it names it, its group when nothing is detected; none when it names another agent. */
+  /** The detected agent while it is in front (not one lingering after it left). */
+  private get agentInFront(): AgentName | undefined {
+    return this.lingerUntil === undefined ? this.detected : undefined;
+  }
+
+  /**
+   * A new report's binding: the detected agent when it names it; none when it names
+   * another agent in front. With no agent in front (none detected yet, or the last one
+   * lingering), the group in front, or the next one when that is the pane's shell: a
+   * hook may report before the detector has seen its agent.
+   */
   private bindingFor(agent: string): Binding | undefined {
-    if (this.detected !== undefined) return agent === this.detected ? { to: 'agent', agent: this.detected } : undefined;
-    return this.foregroundPgid === undefined ? undefined : { to: 'group', pgid: this.foregroundPgid };
+    if (this.detected !== undefined && agent === this.detected) return { to: 'agent', agent: this.detected };
+    if (this.agentInFront !== undefined) return undefined;
+    const front = this.foregroundPgid;
+    if (front === undefined) return undefined;
+    return front === this.pid ? { to: 'next-group', shellPgid: front } : { to: 'group', pgid: front };
   }
 
   private readonly bindingCheck: BindingCheck = (binding, agent) => {
     if (binding.to === 'agent') return binding.agent === this.detected ? 'holds' : 'gone';
-    if (this.detected === undefined) return binding.pgid === this.foregroundPgid ? 'holds' : 'gone';
+    const inFront = this.agentInFront;
     // A known agent appeared: a claim that named it is now the detected agent's; any other ends.
-    return agent === this.detected ? { to: 'agent', agent: this.detected } : 'gone';
+    if (inFront !== undefined) return agent === inFront ? { to: 'agent', agent: inFront } : 'gone';
+    const front = this.foregroundPgid;
+    if (binding.to === 'group') return binding.pgid === front ? 'holds' : 'gone';
+    // Made while the shell was in front: it goes with the program the shell starts next.
+    if (front === undefined || front === binding.shellPgid) return 'holds';
+    return { to: 'group', pgid: front };
   };
 }
 

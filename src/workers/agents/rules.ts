@@ -26,10 +26,15 @@ export interface Rule {
 
 export interface AgentTable {
   agent: AgentName;
-  /** Process names (comm, or an interpreter's script) that identify it, lowercase. */
+  /** Process names (comm, argv[0], or an interpreter's script) that identify it, lowercase. */
   names: string[];
+  /** Names of a pattern (a versioned launcher such as `muse-bin-42`). */
+  namePatterns?: RegExp[];
+  /** npm packages whose scripts are the agent, for `node …/node_modules/<package>/cli.js`. */
+  packages?: string[];
   rules: Rule[];
-  otherwise: Exclude<AgentState, 'unknown'>;
+  /** `unknown` for an agent without screen rules (process detection only): its hooks or status tell the state. */
+  otherwise: AgentState;
   /** A raw `idle` right after `working` stays `working` until this long after the last raw `working`. */
   holdWorkingMs?: number;
 }
@@ -39,8 +44,19 @@ const has = (...patterns: string[]): Condition =>
 const all = (...conditions: Condition[]): Condition => ({ all: conditions });
 const any = (...conditions: Condition[]): Condition => ({ any: conditions });
 const confirmation: Condition = { confirmation: true };
-/** codex's and opencode's working rule. */
+/** codex's, opencode's and kilo's working rule. */
 const interrupt: Condition = any(has('esc to interrupt', 'ctrl+c to interrupt'), all(has('esc'), has('interrupt')));
+/** The common working hint, for CLIs whose offline start never showed their working screen. */
+const interruptHint: Condition = has('esc to interrupt', 'ctrl+c to interrupt');
+
+/** An agent known by its process only (no CLI on npm to take real screens from). */
+const processOnly = (agent: AgentName, names: string[], namePatterns?: RegExp[]): AgentTable => ({
+  agent,
+  names,
+  ...(namePatterns ? { namePatterns } : {}),
+  rules: [],
+  otherwise: 'unknown',
+});
 
 /** A spinner glyph, a space, and a line with `…` and an alphanumeric ("✻ Thinking…"). */
 const CLAUDE_SPINNER = /^[✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❇❈❉❊❋✢✣✤✥✦✧✨⊛⊕⊙◉◎◍⁂⁕※⍟☼★☆] (?=.*…)(?=.*[A-Za-z0-9])/u;
@@ -49,12 +65,14 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'pi',
     names: ['pi'],
+    packages: ['@mariozechner/pi-coding-agent'],
     rules: [{ state: 'working', when: has('Working...') }],
     otherwise: 'idle',
   },
   {
     agent: 'claude',
     names: ['claude', 'claude-code'],
+    packages: ['@anthropic-ai/claude-code'],
     rules: [
       { state: 'idle', when: has('⌕ Search…') },
       { state: 'idle', when: has('ctrl+r to toggle') },
@@ -76,6 +94,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'codex',
     names: ['codex'],
+    packages: ['@openai/codex'],
     rules: [
       {
         state: 'blocked',
@@ -91,6 +110,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'gemini',
     names: ['gemini'],
+    packages: ['@google/gemini-cli'],
     rules: [
       { state: 'blocked', when: has('waiting for user confirmation') },
       { state: 'blocked', when: has('│ Apply this change', '│ Allow execution', '│ Do you want to proceed') },
@@ -117,7 +137,8 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   },
   {
     agent: 'cline',
-    names: ['cline'],
+    names: ['cline', '.cline'],
+    packages: ['cline'],
     rules: [
       { state: 'blocked', when: has('let cline use this tool') },
       { state: 'blocked', when: all(has('[act mode]', '[plan mode]'), has('yes')) },
@@ -134,7 +155,8 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   },
   {
     agent: 'opencode',
-    names: ['opencode', 'open-code'],
+    names: ['opencode', 'opencode2', 'open-code'],
+    packages: ['opencode-ai'],
     rules: [
       { state: 'blocked', when: has('△ Permission required') },
       { state: 'working', when: interrupt },
@@ -144,6 +166,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'copilot',
     names: ['github-copilot', 'ghcs', 'copilot'],
+    packages: ['@github/copilot'],
     rules: [
       { state: 'blocked', when: has('│ do you want') },
       { state: 'blocked', when: all(has('confirm with'), has('enter')) },
@@ -157,7 +180,8 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   },
   {
     agent: 'kimi',
-    names: ['kimi'],
+    // A program may set its title (and so its comm) to a name with a space.
+    names: ['kimi', 'kimi-code', 'kimi code'],
     rules: [
       { state: 'blocked', when: has('allow?', 'confirm?', 'approve?', 'proceed?', '[y/n]', '(y/n)') },
       {
@@ -170,6 +194,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'droid',
     names: ['droid'],
+    packages: ['@factory/cli', 'droid'],
     rules: [
       { state: 'blocked', when: all(has('EXECUTE'), any(has('enter to select', '↑↓ to navigate', 'esc to cancel'), has('> yes, allow', '> no, cancel'))) },
       { state: 'blocked', when: all(has('enter to select', '↑↓ to navigate', 'esc to cancel'), has('> yes, allow', '> no, cancel')) },
@@ -182,6 +207,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'amp',
     names: ['amp', 'amp-local'],
+    packages: ['@sourcegraph/amp', '@ampcode/cli'],
     rules: [
       // First start without a key: the log-in question, then the code field (screens/amp-log-in, amp-paste-code).
       { state: 'blocked', when: has('[(y)es, (n)o]', 'paste your code here') },
@@ -189,4 +215,88 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     ],
     otherwise: 'idle',
   },
+  {
+    agent: 'qwen',
+    names: ['qwen', 'qwen-code', 'qwen code'],
+    packages: ['@qwen-code/qwen-code'],
+    rules: [
+      { state: 'blocked', when: confirmation },
+      // A dialog's hint: the provider list, the API key and model fields (screens/qwen-provider, qwen-api-key, …).
+      { state: 'blocked', when: has('esc to go back') },
+      // A dialog's selected choice without a hint: the first start's sign-in menu (screens/qwen-auth, qwen-connect-provider).
+      { state: 'blocked', when: { line: /^\s*│ › \S/ } },
+      { state: 'working', when: has('esc to cancel') },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'letta',
+    names: ['letta', 'letta-code', 'letta code'],
+    packages: ['@letta-ai/letta-code'],
+    rules: [
+      // The first start's login menu, and its dead end offline (screens/letta-login, letta-login-error).
+      { state: 'blocked', when: has('use ↑/↓ to navigate, enter to select', 'press ctrl+c to exit') },
+      { state: 'blocked', when: confirmation },
+      { state: 'working', when: interruptHint },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'kilo',
+    names: ['kilo', 'kilocode', 'kilo-code', 'kilo code'],
+    packages: ['@kilocode/cli'],
+    rules: [
+      { state: 'blocked', when: has('△ Permission required') },
+      // "esc interrupt" in the status line while a request runs (screens/kilo-thinking.working).
+      { state: 'working', when: interrupt },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'mastracode',
+    names: ['mastracode', 'mastra-code', 'mastra code'],
+    packages: ['mastracode'],
+    rules: [
+      // The setup's menus (screens/mastracode-auth, mastracode-model-pack) and the welcome's choice
+      // (`→   Continue`, screens/mastracode-welcome), which has no hint line.
+      { state: 'blocked', when: has('↑↓ navigate · enter select') },
+      { state: 'blocked', when: { line: /^\s+→ {2,}\S/ } },
+      { state: 'blocked', when: confirmation },
+      { state: 'working', when: interruptHint },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'qodercli',
+    names: ['qodercli', 'qoderclicn', 'qoder', 'qodercn'],
+    packages: ['@qoder-ai/qodercli'],
+    rules: [
+      // Folder trust, sign-in, login method and the browser login all end in "Esc back" (screens/qodercli-*.blocked).
+      { state: 'blocked', when: has('esc back') },
+      { state: 'blocked', when: { line: /^\s*❯ \d+\. / } },
+      { state: 'blocked', when: confirmation },
+      { state: 'working', when: interruptHint },
+    ],
+    otherwise: 'idle',
+  },
+  {
+    agent: 'omp',
+    names: ['omp'],
+    packages: ['@oh-my-pi/pi-coding-agent'],
+    rules: [
+      // The first start's setup steps (screens/omp-setup-*.blocked).
+      { state: 'blocked', when: has('↑/↓ select · enter confirm', 'ctrl+c exit setup') },
+      { state: 'working', when: has('Working…', 'Working...') },
+    ],
+    otherwise: 'idle',
+  },
+  processOnly('devin', ['devin', 'devin-cli', 'devin cli']),
+  processOnly('agy', ['agy', 'antigravity', 'antigravity-cli']),
+  processOnly('kiro', ['kiro', 'kiro-cli']),
+  processOnly('grok', ['grok', 'grok-build']),
+  processOnly('hermes', ['hermes', 'hermes-agent']),
+  processOnly('maki', ['maki']),
+  // Its install-dir launcher carries a build number (comm keeps the first 15 characters).
+  processOnly('muse', ['muse', 'muse-code', 'muse-cli'], [/^muse-bin-\d+$/]),
+  processOnly('jcode', ['jcode', 'j-code']),
 ];
