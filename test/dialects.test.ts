@@ -156,6 +156,16 @@ describe('protocol dialects', () => {
     await server.call('workspace.close', { workspace_id: workspace.stable_id });
   });
 
+  it('agent_session: {id?, path?} to a 0.2.0 client, herdr\'s {source, agent, kind, value} to a current one', async () => {
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir });
+    const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';
+    await server.call('pane.report_agent', { pane_id: pane, source: 'herdr:mybot', agent: 'mybot', state: 'working', agent_session_id: 's-42', agent_session_path: '/tmp/s-42.jsonl' });
+    await eventually(async () => (await server.call('pane.get', { pane_id: pane })).pane.agent_session?.id === 's-42', 'the session');
+    assert.deepEqual((await ask(server.socketPath, 'pane.get', { pane_id: pane })).result.pane.agent_session, { id: 's-42', path: '/tmp/s-42.jsonl' });
+    assert.deepEqual((await ask(server.currentSocketPath, 'pane.get', { pane_id: pane })).result.pane.agent_session, { source: 'herdr:mybot', agent: 'mybot', kind: 'id', value: 's-42' });
+    await server.call('workspace.close', { workspace_id: workspace.stable_id });
+  });
+
   it('foreground_cwd: the directory of the program in front, the pane\'s own once it is gone', async () => {
     const { workspace } = await server.call('workspace.create', { cwd: server.dir });
     const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';

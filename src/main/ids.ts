@@ -91,7 +91,7 @@ export function paneIds(pane: PanePlace): PaneIds {
  * it was; wire-json.ts swaps them in for a current client. Object spread copies them along.
  */
 export const CURRENT_VIEW: unique symbol = Symbol('herdr.current-view');
-export type CurrentView = Readonly<Record<string, string | undefined>>;
+export type CurrentView = Readonly<Record<string, unknown>>;
 
 export function withCurrentView<T extends object>(value: T, current: CurrentView): T {
   (value as T & { [CURRENT_VIEW]?: CurrentView })[CURRENT_VIEW] = current;

@@ -58,6 +58,8 @@ export interface PaneRecord extends PaneFacts {
   agentSource: AgentSource | undefined;
   agentMessage: string | undefined;
   agentSession: AgentSession | undefined;
+  /** Who reported agentSession (the report's `source`). */
+  agentSessionSource?: string | undefined;
   /** This occupant's id in the agent API (docs/protocol.md §13); a new agent in the pane gets a new one. */
   agentInstanceId: string | undefined;
   /** The name agent.start or agent.rename gave the occupant; it goes with it. */

@@ -103,6 +103,7 @@ export class ShardReports implements ShardListener {
     pane.agentSource = picture.source;
     pane.agentMessage = picture.message;
     pane.agentSession = picture.session;
+    pane.agentSessionSource = picture.sessionSource;
     const ref = paneRef(pane);
     const meta = paneMeta(pane);
     if (agentChanged) {

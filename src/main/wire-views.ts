@@ -45,7 +45,18 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     tokens: pane.reported?.tokens,
     display_agent: pane.reported?.displayAgent,
     state_labels: pane.reported?.stateLabels,
-  }, { ...currentPaneIds(pane), title: reportedTitle(pane) });
+  }, { ...currentPaneIds(pane), title: reportedTitle(pane), agent_session: currentAgentSession(pane) });
+}
+
+/**
+ * herdr's current `agent_session {source, agent, kind, value}`: one reference, the id when
+ * the hook gave one, else the path; left out when who reported it or for which agent is unknown.
+ */
+function currentAgentSession(pane: PaneRecord): { source: string; agent: string; kind: 'id' | 'path'; value: string } | undefined {
+  const { agentSession: session, agentSessionSource: source, agent } = pane;
+  if (!session || source === undefined || agent === undefined) return undefined;
+  if (session.id !== undefined) return { source, agent, kind: 'id', value: session.id };
+  return session.path === undefined ? undefined : { source, agent, kind: 'path', value: session.path };
 }
 
 /** A pane's agent as the agent API shows it; only for a pane that hosts one (occupants.ts `hostsAgent`). */

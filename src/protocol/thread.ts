@@ -245,6 +245,8 @@ export interface AgentPicture {
   source?: AgentSource;
   message?: string;
   session?: AgentSession;
+  /** Who reported the session: herdr's current `agent_session.source`. */
+  sessionSource?: string;
 }
 
 /**

@@ -139,6 +139,11 @@ export class HookAuthority {
     return this.session?.value;
   }
 
+  /** Who reported the session (its report's `source`). */
+  get sessionSource(): string | undefined {
+    return this.session?.source;
+  }
+
   /** The agent the session was reported for. */
   get sessionAgent(): string | undefined {
     return this.session?.agent;

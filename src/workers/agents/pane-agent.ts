@@ -167,7 +167,9 @@ export class PaneAgent {
 
   private decide(screen: () => string, now: number): { picture: AgentPicture; recheckAt?: number } {
     const session = this.hooks.currentSession;
-    const withSession = (picture: AgentPicture): AgentPicture => (session ? { ...picture, session } : picture);
+    const sessionSource = this.hooks.sessionSource;
+    const withSession = (picture: AgentPicture): AgentPicture =>
+      session ? { ...picture, session, ...(sessionSource === undefined ? {} : { sessionSource }) } : picture;
     const claim = this.hooks.current;
     if (claim) {
       const { state, message } = claim;
@@ -250,6 +252,7 @@ export function samePicture(a: AgentPicture, b: AgentPicture): boolean {
     a.source === b.source &&
     a.message === b.message &&
     a.session?.id === b.session?.id &&
-    a.session?.path === b.session?.path
+    a.session?.path === b.session?.path &&
+    a.sessionSource === b.sessionSource
   );
 }
