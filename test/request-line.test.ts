@@ -31,7 +31,12 @@ describe('request lines', () => {
       method: 'pane.get',
       params: { pane_id: '1-1' },
       keepAlive: false,
+      dialect: undefined,
     });
+    // docs/protocol.md §15.1: the envelope's protocol, 0 or herdr's current numbers.
+    assert.equal(parseRequestLine('{"id":"r","method":"ping","params":{},"protocol":22}').dialect, 'current');
+    assert.equal(parseRequestLine('{"id":"r","method":"ping","params":{},"protocol":0}').dialect, '0.2.0');
+    rejects('{"id":"r7","method":"ping","params":{},"protocol":"22"}', 'r7', /^protocol "22" is not spoken here/);
     assert.equal(parseRequestLine('{"id":"r","method":"ping","params":{},"keep_alive":true}').keepAlive, true);
     for (const value of ['"yes"', '1', 'false', 'null']) {
       assert.equal(parseRequestLine(`{"id":"r","method":"ping","params":{},"keep_alive":${value}}`).keepAlive, false, value);

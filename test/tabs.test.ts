@@ -37,6 +37,7 @@ describe('tabs', () => {
     assert.equal(workspace.active_tab_id, `${workspace.stable_id}:t1`);
     const { panes } = await server.call('pane.list', { workspace_id: '1' });
     assert.deepEqual(panes.map((pane) => [pane.pane_id, pane.tab_id]), [['1-1', `${workspace.stable_id}:t1`]]);
+    assert.equal(panes[0]?.terminal_id, panes[0]?.stable_id, 'a terminal never leaves its pane here: its id is the pane\'s stable one');
     const { tabs } = await server.call('tab.list', { workspace_id: '1' });
     assert.equal(tabs.length, 1);
     const { label, ...tab } = tabs[0] ?? { label: '' };

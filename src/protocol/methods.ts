@@ -93,17 +93,28 @@ const paneResult = z.object({ type: z.literal('pane_info'), pane: paneInfoSchema
 export const METHODS = {
   ping: {
     params: empty,
+    // The extensions are optional here because the client checks answers against this
+    // schema, and herdr 0.2.0 itself (or any older server) answers `{type, version}`.
     result: z.object({
       type: z.literal('pong'),
       version: z.string(),
-      protocol: z.number().int().min(0).describe("EXT: herdr's protocol number this connection is answered in: 0 for herdr 0.2.0's dialect, 22 for the current one (§15)"),
-      capabilities: z.object({
-        live_handoff: z.boolean(),
-        detached_server_daemon: z.boolean(),
-        surface_interest: z.boolean(),
-        health_check: z.boolean(),
-      }).describe("EXT: herdr's capability flags, each false here"),
-      dialect: z.enum(DIALECTS).describe('EXT: the dialect this connection is answered in (§15)'),
+      protocol: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe("EXT, always sent here: herdr's protocol number this connection is answered in: 0 for herdr 0.2.0's dialect, 22 for the current one (§15)"),
+      capabilities: z
+        .object({
+          live_handoff: z.boolean().optional(),
+          detached_server_daemon: z.boolean().optional(),
+          surface_interest: z.boolean().optional(),
+          health_check: z.boolean().optional(),
+        })
+        .nullable()
+        .optional()
+        .describe("EXT, always sent here: herdr's capability flags, each false here"),
+      dialect: z.enum(DIALECTS).optional().describe('EXT, always sent here: the dialect this connection is answered in (§15)'),
     }),
     changesState: false,
   },

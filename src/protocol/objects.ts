@@ -33,8 +33,9 @@ export const workspaceInfoSchema = z.object({
   agent_state: z.enum(AGENT_STATES),
   agent_status: z.enum(AGENT_STATUSES).describe('the workspace\'s aggregate agent status (`done` ranks with an unseen idle)'),
   stable_id: z.string(),
-  tab_count: z.number().int().min(1).describe('EXT (herdr current): how many tabs it has (§5.3)'),
-  active_tab_id: z.string().describe('EXT (herdr current): its active tab, `w1:t1` (§5.3)'),
+  // Optional to the client (older servers have no tabs); this server always sends them.
+  tab_count: z.number().int().min(1).optional().describe('EXT (herdr current), always sent here: how many tabs it has (§5.3)'),
+  active_tab_id: z.string().optional().describe('EXT (herdr current), always sent here: its active tab, `w1:t1` (§5.3)'),
   tokens: reportedTokensSchema.optional(),
   worktree: workspaceWorktreeSchema.optional().describe('present on a workspace made by worktree.create or worktree.open'),
 });
@@ -82,9 +83,10 @@ export const paneInfoSchema = z.object({
     .describe('EXT: a restored pane\'s agent session it was not resumed into (without --resume-agents)'),
   revision: count,
   stable_id: z.string(),
-  tab_id: z.string().describe('EXT (herdr current): the tab it is in, `w1:t1` (§5.3)'),
+  // Optional to the client (older servers have no tabs); this server always sends tab_id and terminal_id.
+  tab_id: z.string().optional().describe('EXT (herdr current), always sent here: the tab it is in, `w1:t1` (§5.3)'),
   foreground_cwd: z.string().optional().describe('EXT (herdr current): the directory of the process in front (its own when nothing else is)'),
-  terminal_id: z.string().describe("EXT (herdr current): the terminal's identity; here its stable id"),
+  terminal_id: z.string().optional().describe("EXT (herdr current), always sent here: the terminal's identity; here its stable id"),
   terminal_title: z.string().optional().describe('EXT (herdr current): the window title the program set (OSC 0/2)'),
   agent_instance_id: z.string().optional().describe('EXT: the agent occupant\'s id in the agent API (§13.1)'),
   cols: z.number().int().min(1),
@@ -177,8 +179,8 @@ export const paneReadSchema = z.object({
   revision: count,
   truncated: z.boolean(),
   stable_id: z.string(),
-  tab_id: z.string().describe('EXT (herdr current): the tab of the pane (§5.3)'),
-  format: z.enum(['text', 'ansi']).describe('EXT (herdr current): `ansi` when the escapes were kept (strip_ansi false)'),
+  tab_id: z.string().optional().describe('EXT (herdr current), always sent here: the tab of the pane (§5.3)'),
+  format: z.enum(['text', 'ansi']).optional().describe('EXT (herdr current): `ansi` when the escapes were kept (strip_ansi false)'),
 });
 export type PaneRead = z.output<typeof paneReadSchema>;
 
