@@ -50,6 +50,7 @@ export const EXAMPLES: Record<string, string> = {
   'fleet list': 'herdr fleet list --host buildbox --host gpu-1',
   'fleet events': 'herdr fleet events --host buildbox | jq -c \'select(.event == "pane.agent_state_changed")\'',
   'dial-stdio': 'ssh buildbox herdr dial-stdio',
+  'mcp': 'claude mcp add herdr -- npx herdr mcp',
   'completion': 'source <(herdr completion bash)',
   'schema': 'herdr schema > protocol.schema.json',
   'api snapshot': "herdr api snapshot | jq '.result.snapshot.agents'",

@@ -7,6 +7,7 @@ import { addCompletionCommands } from './commands/completion.js';
 import { addDialStdioCommand } from './commands/dial-stdio.js';
 import { addFleetCommands } from './commands/fleet.js';
 import { addLayoutCommands } from './commands/layout.js';
+import { addMcpCommand } from './commands/mcp.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
@@ -43,6 +44,7 @@ addApiCommands(program);
 addStatusCommand(program);
 addLayoutCommands(program);
 addWorktreeCommands(program);
+addMcpCommand(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

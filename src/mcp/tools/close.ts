@@ -1,0 +1,34 @@
+/** `close`: a pane (`pane.close`) or a whole workspace (`workspace.close`). */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { METHOD_PARAMS } from '../../protocol/methods.js';
+import { optional } from '../../protocol/optional.js';
+import type { McpContext } from '../context.js';
+import { answer, guarded } from '../tool-result.js';
+
+const input = z
+  .object({
+    pane_id: optional(METHOD_PARAMS['pane.close'].shape.pane_id.describe('a pane, e.g. w1:p3')),
+    workspace_id: optional(METHOD_PARAMS['workspace.close'].shape.workspace_id.describe('a workspace, e.g. w1: every pane in it')),
+  })
+  .refine((params) => (params.pane_id === undefined) !== (params.workspace_id === undefined), 'give either pane_id or workspace_id');
+
+export function registerClose(server: McpServer, context: McpContext): void {
+  server.registerTool(
+    'close',
+    {
+      title: 'Close a pane or workspace',
+      description: 'Closes a pane (its processes get SIGHUP) or a workspace with all its panes. An agent in it ends.',
+      inputSchema: input,
+      outputSchema: z.object({ closed: z.string() }),
+      annotations: { destructiveHint: true },
+    },
+    ({ pane_id, workspace_id }) =>
+      guarded(async () => {
+        if (pane_id !== undefined) await context.client.call('pane.close', { pane_id });
+        else if (workspace_id !== undefined) await context.client.call('workspace.close', { workspace_id });
+        const closed = pane_id ?? workspace_id ?? '';
+        return answer({ closed }, `closed ${closed}`);
+      }),
+  );
+}

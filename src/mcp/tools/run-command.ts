@@ -1,0 +1,60 @@
+/** `run_command`: a shell command typed into a pane's shell; its output and exit code back (src/mcp/run-command.ts). */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { METHOD_PARAMS } from '../../protocol/methods.js';
+import { optional } from '../../protocol/optional.js';
+import type { McpContext } from '../context.js';
+import { runCommand } from '../run-command.js';
+import { answer, guarded } from '../tool-result.js';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_LINES = 1_000;
+
+const input = z.object({
+  command: METHOD_PARAMS['pane.send_text'].shape.text
+    .min(1)
+    .max(65_536)
+    .refine((text) => !/[\0-\x1f\x7f]/.test(text), 'one line, without control characters (join commands with ; or &&)')
+    .describe('a POSIX shell command line, e.g. "npm test"'),
+  pane_id: optional(METHOD_PARAMS['pane.send_input'].shape.pane_id.describe('a pane whose shell is at its prompt; default: a new workspace')),
+  cwd: optional(METHOD_PARAMS['workspace.create'].shape.cwd.describe('the new workspace\'s directory (without pane_id)')),
+  timeout_ms: METHOD_PARAMS['agent.wait'].shape.timeout_ms.describe(`how long to wait for the end (default ${DEFAULT_TIMEOUT_MS})`),
+  lines: optional(z.number().int().min(1).max(10_000).describe(`how many lines of output at most (default ${DEFAULT_LINES})`)),
+});
+
+const output = z.object({
+  pane: z.string().describe('where it ran: run more there with pane_id'),
+  exit_code: z.number().int().nullable(),
+  output: z.string(),
+  truncated: z.boolean().describe('the output had more lines than `lines`; its beginning is cut'),
+  via: z.enum(['osc133', 'marker']).describe('osc133: the shell reported the end itself; marker: an end marker was printed after the command'),
+});
+
+export function registerRunCommand(server: McpServer, context: McpContext): void {
+  server.registerTool(
+    'run_command',
+    {
+      title: 'Run a shell command in a pane',
+      description:
+        'Types a command line into a pane\'s shell (a new workspace in `cwd` unless `pane_id`) and answers with its output and exit code ' +
+        'once it ends. The command runs in that shell, visible in the pane. Not for panes that run an agent (use prompt_agent).',
+      inputSchema: input,
+      outputSchema: output,
+    },
+    ({ command, pane_id, cwd, timeout_ms, lines }) =>
+      guarded(async () => {
+        const pane = pane_id === undefined ? await newShell(context, cwd) : (await context.client.call('pane.get', { pane_id })).pane;
+        const run = await runCommand(context.client, pane, { command, timeoutMs: timeout_ms ?? DEFAULT_TIMEOUT_MS, lines: lines ?? DEFAULT_LINES });
+        return answer({ ...run }, `exit ${run.exit_code ?? '?'} in ${run.pane}\n${run.output}`);
+      }),
+  );
+}
+
+/** A workspace of its own, not focused: its one pane is a fresh shell. */
+async function newShell(context: McpContext, cwd: string | undefined) {
+  const { workspace } = await context.client.call('workspace.create', { focus: false, label: 'run_command', ...(cwd === undefined ? {} : { cwd }) });
+  const { panes } = await context.client.call('pane.list', { workspace_id: workspace.stable_id });
+  const pane = panes[0];
+  if (!pane) throw new Error(`workspace ${workspace.stable_id} has no pane`);
+  return pane;
+}

@@ -1,0 +1,68 @@
+/**
+ * `start_agent`: `agent.start`, optionally in a new git worktree first
+ * (`worktree.create`, then the agent typed into that workspace's shell).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { METHOD_PARAMS } from '../../protocol/methods.js';
+import { optional } from '../../protocol/optional.js';
+import type { McpContext } from '../context.js';
+import { answer, guarded } from '../tool-result.js';
+import { agentView, agentViewSchema } from '../views.js';
+
+const startParams = METHOD_PARAMS['agent.start'];
+const worktreeParams = METHOD_PARAMS['worktree.create'];
+
+const input = startParams.omit({ pane_id: true, focus: true, wait: true }).extend({
+  worktree: optional(
+    worktreeParams
+      .pick({ branch: true, base: true, path: true })
+      .describe('make a new git worktree of the repository at cwd (branch, base, path as `git worktree add`) and start the agent in it'),
+  ),
+});
+
+const output = z.object({
+  agent: agentViewSchema,
+  argv: z.array(z.string()).describe('what was run'),
+  worktree: z.string().optional().describe('the new worktree\'s directory'),
+});
+
+export function registerStartAgent(server: McpServer, context: McpContext): void {
+  server.registerTool(
+    'start_agent',
+    {
+      title: 'Start an agent',
+      description:
+        'Starts a coding agent in a new workspace and answers once it is ready for a prompt (idle). ' +
+        'Give `kind` (claude, codex, gemini, pi, …; `args` appended) or `command` (any argv), and `cwd`. ' +
+        'With `worktree`, a new git worktree of the repository at `cwd` is made first and the agent starts in it. ' +
+        'Fails with agent_blocked when it stops at a question at startup (answer with send_keys, then wait_agents).',
+      inputSchema: input,
+      outputSchema: output,
+    },
+    ({ worktree, ...start }) =>
+      guarded(async () => {
+        let paneId: string | undefined;
+        let worktreePath: string | undefined;
+        if (worktree) {
+          const made = await context.client.call('worktree.create', {
+            ...worktree,
+            ...(start.cwd === undefined ? {} : { cwd: start.cwd }),
+            ...(start.label === undefined ? {} : { label: start.label }),
+            focus: false,
+          });
+          paneId = made.root_pane.stable_id;
+          worktreePath = made.worktree.path;
+        }
+        const { agent, argv } = await context.client.call('agent.start', {
+          ...start,
+          ...(paneId === undefined ? {} : { pane_id: paneId, cwd: undefined }),
+        });
+        const view = agentView(agent);
+        return answer(
+          { agent: view, argv, ...(worktreePath === undefined ? {} : { worktree: worktreePath }) },
+          `started ${view.name ?? view.kind} in ${view.pane}: ${view.status}${worktreePath ? ` (worktree ${worktreePath})` : ''}`,
+        );
+      }),
+  );
+}
