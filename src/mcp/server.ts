@@ -8,8 +8,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { HerdrClient } from '../client/client.js';
 import type { Dialer } from '../client/transport.js';
 import { VERSION } from '../protocol/version.js';
+import { BlockedWatch } from './blocked-watch.js';
 import type { McpContext } from './context.js';
 import { INSTRUCTIONS } from './instructions.js';
+import { type Resources, registerResources } from './resources.js';
 import { registerClose } from './tools/close.js';
 import { registerFleet } from './tools/fleet.js';
 import { registerPromptAgent } from './tools/prompt-agent.js';
@@ -24,8 +26,8 @@ export interface McpServeOptions {
   dialer: Dialer;
 }
 
-/** The MCP server with every tool, for the herdr server `context.client` talks to. */
-export function createMcpServer(context: McpContext): McpServer {
+/** The MCP server with every tool and resource, for the herdr server `context.client` talks to. */
+export function createMcpServer(context: McpContext): { server: McpServer; resources: Resources } {
   const server = new McpServer(
     { name: 'herdr', version: VERSION },
     { instructions: INSTRUCTIONS, capabilities: { logging: {} } },
@@ -38,7 +40,8 @@ export function createMcpServer(context: McpContext): McpServer {
   registerSendKeys(server, context);
   registerClose(server, context);
   registerRunCommand(server, context);
-  return server;
+  const resources = registerResources(server, context);
+  return { server, resources };
 }
 
 /** Serves MCP on stdin/stdout until stdin ends, then closes everything and resolves. */
@@ -46,7 +49,8 @@ export async function serveStdio(options: McpServeOptions): Promise<void> {
   const log = (message: string) => void process.stderr.write(`herdr mcp: ${message}\n`);
   const client = new HerdrClient({ dialer: options.dialer });
   const context: McpContext = { client, log };
-  const server = createMcpServer(context);
+  const { server, resources } = createMcpServer(context);
+  const blocked = new BlockedWatch(server, context, resources);
   const transport = new StdioServerTransport();
   const ended = new Promise<void>((resolve) => {
     // The host closing our stdin is the end of the session: the SDK's transport does not watch for it.
@@ -55,7 +59,10 @@ export async function serveStdio(options: McpServeOptions): Promise<void> {
   });
   await server.connect(transport);
   log(`serving ${options.dialer.where}`);
+  blocked.start();
   await ended;
+  blocked.stop();
+  resources.close();
   await server.close();
   client.close();
 }

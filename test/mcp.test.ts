@@ -1,0 +1,275 @@
+/**
+ * `herdr mcp` (docs/mcp.md) end to end: the SDK's own Client over a real stdio
+ * transport, spawning `node bin/herdr.js mcp --socket …` against a real server,
+ * with the fake agent (bench/fixtures/agents/fake-agent) as the fleet.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { VERSION } from '../src/protocol/version.js';
+import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, startServer } from './helpers/server.js';
+
+const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
+
+type ToolAnswer = { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ type: string; text?: string }> };
+
+/** What a structured answer holds, typed loosely for the asserts. */
+interface AgentOut {
+  agent_instance_id: string;
+  name?: string;
+  status: string;
+  question?: string;
+  pane: string;
+  workspace: string;
+}
+
+describe('herdr mcp', () => {
+  let server: TestServer;
+  let client: Client;
+  let transport: StdioClientTransport;
+  const transportErrors: Error[] = [];
+  let mcpStderr = '';
+  const updates: string[] = [];
+  const messages: Array<{ level: string; data: unknown }> = [];
+
+  before(async () => {
+    server = await startServer({ env: { FAKE_AGENT_WORK_MS: '200' } });
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [HERDR_BIN, 'mcp', '--socket', server.socketPath],
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => (mcpStderr += chunk.toString()));
+    client = new Client({ name: 'herdr-test', version: '1.0.0' });
+    client.onerror = (error) => transportErrors.push(error);
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updates.push(notification.params.uri));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void messages.push(notification.params));
+    await client.connect(transport);
+  });
+  after(async () => {
+    await client.close();
+    await server.stop();
+  });
+
+  async function tool(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+    return (await client.callTool({ name, arguments: args })) as ToolAnswer;
+  }
+  /** A tool's structured answer; a tool error fails the test with its text. */
+  async function ok<T>(name: string, args: Record<string, unknown>): Promise<T> {
+    const answer = await tool(name, args);
+    assert.ok(!answer.isError, `${name} failed: ${answer.content.map((c) => c.text).join('\n')}`);
+    assert.ok(answer.structuredContent, `${name} has structured content`);
+    assert.ok(answer.content.some((c) => c.type === 'text' && (c.text ?? '').length > 0), `${name} has a text too`);
+    return answer.structuredContent as T;
+  }
+  function errorText(answer: ToolAnswer): string {
+    assert.equal(answer.isError, true, `expected a tool error, got ${JSON.stringify(answer.structuredContent)}`);
+    return answer.content.map((c) => c.text).join('\n');
+  }
+  async function startFake(name: string): Promise<AgentOut> {
+    const { agent } = await ok<{ agent: AgentOut }>('start_agent', { command: [FAKE_AGENT], cwd: server.dir, name, timeout_ms: 10_000 });
+    return agent;
+  }
+
+  it('introduces itself: name, version, instructions, every tool with input and output schemas', async () => {
+    assert.deepEqual(client.getServerVersion(), { name: 'herdr', version: VERSION });
+    assert.match(client.getInstructions() ?? '', /wait_agents/);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['close', 'fleet', 'prompt_agent', 'read_pane', 'run_command', 'send_keys', 'start_agent', 'wait_agents']);
+    for (const t of tools) {
+      assert.equal(t.inputSchema.type, 'object', t.name);
+      assert.equal(t.outputSchema?.type, 'object', t.name);
+      assert.ok((t.description ?? '').length > 40, `${t.name} is described`);
+    }
+    // The method table's own constraints, not a second copy: agent.prompt's text bound, agent.start's command.
+    const prompt = tools.find((t) => t.name === 'prompt_agent');
+    assert.deepEqual(prompt?.inputSchema.required, ['target', 'text']);
+  });
+
+  it('starts an agent, lists it in the fleet by stable ids, prompts it and waits for the turn in one call', async () => {
+    const alpha = await startFake('alpha');
+    assert.equal(alpha.name, 'alpha');
+    assert.equal(alpha.status, 'idle');
+    assert.match(alpha.pane, /^w\d+:p\d+$/);
+    assert.equal(alpha.pane.split(':')[0], alpha.workspace);
+    const fleet = await ok<{ agents: AgentOut[]; panes: Array<{ pane: string; agent_name?: string }>; blocked: number }>('fleet', {});
+    assert.deepEqual(fleet.agents.map((a) => a.name), ['alpha']);
+    assert.equal(fleet.panes.find((p) => p.pane === alpha.pane)?.agent_name, 'alpha');
+    assert.equal(fleet.blocked, 0);
+    const { agent } = await ok<{ agent: AgentOut }>('prompt_agent', { target: 'alpha', text: 'work 100', wait: { timeout_ms: 10_000 } });
+    assert.equal(agent.status, 'done');
+    const read = await ok<{ pane: string; text: string }>('read_pane', { target: 'alpha', lines: 20 });
+    assert.equal(read.pane, alpha.pane);
+    assert.match(read.text, /answer: work 100 \(1\)/);
+    // By its pane id too, and the screen only.
+    const screen = await ok<{ text: string; source: string }>('read_pane', { target: alpha.pane, source: 'visible' });
+    assert.equal(screen.source, 'visible');
+    assert.match(screen.text, /fake agent ready/);
+  });
+
+  it('sees a blocked agent first with its question, answers its menu with send_keys and waits for it', async () => {
+    const { agent } = await ok<{ agent: AgentOut }>('prompt_agent', { target: 'alpha', text: 'ask 100', wait: { timeout_ms: 10_000 } });
+    assert.equal(agent.status, 'blocked');
+    assert.equal(agent.question, 'Do you want to proceed?');
+    await startFake('bravo');
+    const fleet = await ok<{ agents: AgentOut[]; blocked: number }>('fleet', {});
+    assert.equal(fleet.blocked, 1);
+    assert.equal(fleet.agents[0]?.name, 'alpha', 'the blocked agent comes first');
+    // A prompt to it is refused with our code.
+    assert.match(errorText(await tool('prompt_agent', { target: 'alpha', text: 'work 1' })), /^agent_blocked: /);
+    const sent = await ok<{ sent: number; to: string }>('send_keys', { target: 'alpha', keys: ['1', 'Enter'] });
+    assert.deepEqual(sent, { sent: 2, to: 'agent' });
+    const waited = await ok<{ outcome: string; target: string; agent: AgentOut }>('wait_agents', { targets: ['alpha'], until: ['done'], timeout_ms: 10_000 });
+    assert.equal(waited.outcome, 'status');
+    assert.equal(waited.agent.status, 'done');
+    assert.match((await ok<{ text: string }>('read_pane', { target: 'alpha' })).text, /you chose 1/);
+  });
+
+  it('waits for the first of several agents, pushed by the server', async () => {
+    await ok('prompt_agent', { target: 'bravo', text: 'work 4000' });
+    await ok('prompt_agent', { target: 'alpha', text: 'work 300' });
+    const began = Date.now();
+    const waited = await ok<{ outcome: string; target: string; agent: AgentOut }>('wait_agents', { targets: ['bravo', 'alpha'], until: ['done', 'blocked'], timeout_ms: 10_000 });
+    assert.equal(waited.outcome, 'status');
+    assert.equal(waited.target, 'alpha');
+    assert.ok(Date.now() - began < 3_500, 'alpha won before bravo finished');
+    // The losing waits were ended with the call's connection: only this one is left, then none.
+    await eventually(async () => (await server.call('server.stats', {})).waits === 0, 'no waits left on the server');
+    const late = await ok<{ outcome: string; target: string }>('wait_agents', { targets: ['bravo'], until: ['done'], timeout_ms: 10_000 });
+    assert.equal(late.outcome, 'status');
+  });
+
+  it('ends a wait when the agent\'s pane exits, and times out when nothing happens', async () => {
+    const charlie = await startFake('charlie');
+    const waiting = ok<{ outcome: string; target: string }>('wait_agents', { targets: ['charlie'], until: ['done'], timeout_ms: 10_000 });
+    await eventually(async () => (await server.call('server.stats', {})).waits > 0, 'the wait is on the server');
+    await server.call('pane.send_text', { pane_id: charlie.pane, text: 'exit\r' });
+    assert.deepEqual(await waiting, { outcome: 'exited', target: 'charlie' });
+    const timedOut = await ok<{ outcome: string }>('wait_agents', { targets: ['alpha'], until: ['working'], timeout_ms: 300 });
+    assert.deepEqual(timedOut, { outcome: 'timeout' });
+  });
+
+  it('runs a shell command in a new pane and in the same pane again: output and exit code', async () => {
+    const first = await ok<{ pane: string; exit_code: number; output: string; via: string; truncated: boolean }>('run_command', {
+      command: "echo hello; echo 'it''s' world; (exit 3)",
+      cwd: server.dir,
+      timeout_ms: 10_000,
+    });
+    assert.equal(first.exit_code, 3);
+    assert.equal(first.output, "hello\nits world");
+    assert.equal(first.via, 'marker');
+    assert.equal(first.truncated, false);
+    const second = await ok<{ pane: string; exit_code: number; output: string }>('run_command', { command: 'printf "a\\nb"; true # a comment', pane_id: first.pane });
+    assert.equal(second.pane, first.pane);
+    assert.deepEqual([second.exit_code, second.output], [0, 'a\nb']);
+    // Not into an agent.
+    assert.match(errorText(await tool('run_command', { command: 'ls', pane_id: (await startFake('delta')).pane })), /^pane_busy: /);
+  });
+
+  it('refuses a wrong argument by its schema, before the server sees it', async () => {
+    const before = await server.call('server.stats', {});
+    const panes = (await server.call('pane.list', {})).panes.length;
+    for (const [name, args] of [
+      ['read_pane', { target: 'alpha', lines: 'ten' }],
+      ['start_agent', { command: [], cwd: server.dir }],
+      ['close', { pane_id: 'w1:p1', workspace_id: 'w1' }],
+      ['close', {}],
+      ['send_keys', { target: 'alpha' }],
+      ['run_command', { command: 'echo a\necho b' }],
+      ['wait_agents', { targets: [] }],
+    ] as const) {
+      assert.match(errorText(await tool(name, args)), /validation/i, `${name} ${JSON.stringify(args)}`);
+    }
+    assert.equal((await server.call('pane.list', {})).panes.length, panes, 'nothing made or closed');
+    assert.equal((await server.call('server.stats', {})).workspaces, before.workspaces);
+  });
+
+  it('answers a server error as a tool error with our code, and closes panes and workspaces', async () => {
+    assert.match(errorText(await tool('prompt_agent', { target: 'nosuch', text: 'hi' })), /^agent_not_found: /);
+    const { agent } = await ok<{ agent: AgentOut }>('prompt_agent', { target: 'delta', text: 'work 1' });
+    assert.deepEqual(await ok('close', { pane_id: agent.pane }), { closed: agent.pane });
+    assert.match(errorText(await tool('read_pane', { target: agent.pane })), /not_found: /);
+    const alpha = (await ok<{ agents: AgentOut[] }>('fleet', {})).agents.find((a) => a.name === 'alpha');
+    assert.ok(alpha);
+    await ok('close', { workspace_id: alpha.workspace });
+    assert.equal((await ok<{ agents: AgentOut[] }>('fleet', {})).agents.some((a) => a.name === 'alpha'), false);
+  });
+
+  it('lists each pane\'s screen as a resource, and a subscription to one sees its updates, at most 4 a second', async () => {
+    const templates = (await client.listResourceTemplates()).resourceTemplates;
+    assert.deepEqual(templates.map((t) => t.uriTemplate), ['herdr://pane/{pane}/screen']);
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir, focus: false });
+    const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';
+    const uri = `herdr://pane/${pane}/screen`;
+    const { resources } = await client.listResources();
+    assert.ok(resources.some((r) => r.uri === uri && r.mimeType === 'text/plain'), `${uri} is listed`);
+    assert.ok(resources.some((r) => r.uri === 'herdr://agents'));
+    await client.subscribeResource({ uri });
+    const seen = updates.length;
+    await server.call('pane.send_input', { pane_id: pane, text: 'echo mcp-$((6*7))', keys: ['Enter'] });
+    await eventually(() => updates.slice(seen).includes(uri), 'an update of the screen');
+    await eventually(async () => {
+      const { contents } = await client.readResource({ uri });
+      const first = contents[0];
+      return first && 'text' in first && first.text.includes('mcp-42');
+    }, 'the screen shows the output');
+    // A flood of output for ~1.5 s is told as a handful of updates, not one per write.
+    const before = updates.filter((u) => u === uri).length;
+    const began = Date.now();
+    await server.call('pane.send_input', { pane_id: pane, text: 'i=0; while [ $i -lt 300 ]; do echo line $i; i=$((i+1)); sleep 0.005; done; echo flood-done', keys: ['Enter'] });
+    await server.call('pane.wait_for_output', { pane_id: pane, source: 'recent', match: { type: 'regex', value: '^flood-done$' }, timeout_ms: 20_000 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const told = updates.filter((u) => u === uri).length - before;
+    const allowed = Math.ceil((Date.now() - began) / 250) + 2;
+    assert.ok(told >= 2 && told <= allowed, `${told} updates in ${Date.now() - began} ms (at most ${allowed})`);
+    await client.unsubscribeResource({ uri });
+    await server.call('workspace.close', { workspace_id: workspace.stable_id });
+  });
+
+  it('tells when an agent turns blocked: a log message with its question, and herdr://agents updated', async () => {
+    await client.subscribeResource({ uri: 'herdr://agents' });
+    const echo = await startFake('echo');
+    const seenUpdates = updates.length;
+    const seenMessages = messages.length;
+    await ok('prompt_agent', { target: 'echo', text: 'ask 100' });
+    const message = await eventually(() => messages.slice(seenMessages).find((m) => (m.data as { event?: string }).event === 'agent_blocked'), 'the blocked message');
+    assert.equal(message.level, 'warning');
+    assert.deepEqual(
+      { name: (message.data as AgentOut).name, pane: (message.data as AgentOut).pane, question: (message.data as AgentOut).question },
+      { name: 'echo', pane: echo.pane, question: 'Do you want to proceed?' },
+    );
+    await eventually(() => updates.slice(seenUpdates).includes('herdr://agents'), 'herdr://agents updated');
+    const { contents } = await client.readResource({ uri: 'herdr://agents' });
+    const agents = JSON.parse(contents[0] && 'text' in contents[0] ? contents[0].text : '[]') as AgentOut[];
+    assert.equal(agents[0]?.name, 'echo', 'blocked first');
+    await ok('close', { pane_id: echo.pane });
+  });
+
+  it('wrote nothing but protocol frames on stdout, and logs on stderr', () => {
+    assert.deepEqual(transportErrors, []);
+    assert.match(mcpStderr, /herdr mcp: serving/);
+  });
+});
+
+describe('herdr mcp on stdio, raw', () => {
+  it('answers initialize with JSON-RPC lines only and exits 0 when stdin closes', async () => {
+    const child = spawn(process.execPath, [HERDR_BIN, 'mcp', '--socket', '/nonexistent/herdr.sock'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    await eventually(() => stdout.includes('\n'), 'the answer');
+    child.stdin.end();
+    assert.equal(await exited, 0);
+    const lines = stdout.trim().split('\n');
+    assert.equal(lines.length, 1);
+    const answer = JSON.parse(lines[0] ?? '') as { id: number; result: { serverInfo: { name: string } } };
+    assert.equal(answer.id, 1);
+    assert.equal(answer.result.serverInfo.name, 'herdr');
+  });
+});
