@@ -24,8 +24,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // src/index.ts, the package's entry: the client library.
   '.': ['client', 'protocol'],
 };
-/** The one door between floors: `herdr server` starts the server. */
-const DOORS = new Set(['cli/commands/server.ts → main']);
+/** The doors between floors: `herdr server` starts the server, `herdr mcp` the MCP server. */
+const DOORS = new Set(['cli/commands/server.ts → main', 'cli/commands/mcp.ts → mcp']);
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)|(?:^|\n)\s*import\s*'([^']+)'/g;
 

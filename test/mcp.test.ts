@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -168,6 +169,22 @@ describe('herdr mcp', () => {
     assert.deepEqual([second.exit_code, second.output], [0, 'a\nb']);
     // Not into an agent.
     assert.match(errorText(await tool('run_command', { command: 'ls', pane_id: (await startFake('delta')).pane })), /^pane_busy: /);
+  });
+
+  it('runs a command where the shell marks commands (OSC 133): the end and exit code from pane.command_finished', async () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs', 'protocol.md'), 'utf8');
+    const snippet = /```bash\n(# herdr shell integration \(OSC 133\)[\s\S]*?)```/.exec(doc)?.[1];
+    assert.ok(snippet, 'docs/protocol.md has the bash snippet');
+    const rc = join(server.dir, 'mcp-133.bash');
+    writeFileSync(rc, `PS1='$ '\n${snippet}`);
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir, focus: false, command: ['bash', '--noprofile', '--rcfile', rc, '-i'] });
+    const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';
+    // One command first, so that the pane has reported an exit code.
+    await server.call('pane.send_input', { pane_id: pane, text: 'true', keys: ['Enter'] });
+    await eventually(async () => (await server.call('pane.get', { pane_id: pane })).pane.last_exit_code === 0, 'the shell reported an exit code');
+    const run = await ok<{ exit_code: number; output: string; via: string }>('run_command', { command: 'echo out; echo more; sh -c "exit 5"', pane_id: pane, timeout_ms: 10_000 });
+    assert.deepEqual(run, { pane, exit_code: 5, output: 'out\nmore', truncated: false, via: 'osc133' });
+    await server.call('workspace.close', { workspace_id: workspace.stable_id });
   });
 
   it('refuses a wrong argument by its schema, before the server sees it', async () => {

@@ -55,15 +55,16 @@ export async function runCommand(client: HerdrClient, pane: PaneInfo, options: R
       pane_id: paneId,
       source: 'recent',
       lines: options.lines,
-      match: { type: 'regex', value: `^herdr-end-${nonce}:[0-9]+$` },
+      match: { type: 'regex', value: `^herdr-end-${nonce}:[0-9]+` },
       timeout_ms: options.timeoutMs,
     });
   } catch (error) {
     throw stillRunning(error, paneId);
   }
-  const exitCode = Number(matched.matched_line.slice(matched.matched_line.lastIndexOf(':') + 1));
-  const lines = matched.read.text.split('\n');
-  const end = lines.findIndex((text) => text === matched.matched_line);
+  const endLine = matched.matched_line.trimEnd();
+  const exitCode = Number(endLine.slice(endLine.lastIndexOf(':') + 1));
+  const lines = matched.read.text.split('\n').map((text) => text.trimEnd());
+  const end = lines.indexOf(endLine);
   const begin = lines.lastIndexOf(start, end);
   const output = lines.slice(begin + 1, end);
   // The end marker starts on a line of its own: the blank line that makes is not the command's.
@@ -90,7 +91,7 @@ async function runMarkedByShell(client: HerdrClient, paneId: string, startComman
   }
   if (exitCode === undefined) throw stillRunning(new HerdrError({ id: 'run_command', error: { code: 'timeout', message: 'timed out' } }), paneId);
   const { read } = await client.call('pane.read', { pane_id: paneId, source: 'recent', lines: options.lines });
-  const lines = read.text.split('\n');
+  const lines = read.text.split('\n').map((text) => text.trimEnd());
   const begin = lines.lastIndexOf(start);
   const echoed = begin > 0 ? (lines[begin - 1] ?? '') : '';
   // The prompt the command was typed at: the shell prints it again once done.

@@ -1,7 +1,6 @@
 /** `herdr mcp` (docs/mcp.md): wiring only; the server is src/mcp. */
 import type { Command } from 'commander';
 import { dialerFor } from '../../client/transport.js';
-import { serveStdio } from '../../mcp/server.js';
 import { exitWith } from '../failure.js';
 import type { SocketOption } from '../output.js';
 
@@ -12,6 +11,8 @@ export function addMcpCommand(program: Command): void {
     .option('--socket <path>', 'socket path')
     .action(async (flags: SocketOption) => {
       try {
+        // Loaded here, not with the CLI: the MCP SDK is for this command only.
+        const { serveStdio } = await import('../../mcp/server.js');
         const host = flags.host ?? process.env.HERDR_HOST;
         const sshCommand = flags.sshCommand ?? process.env.HERDR_SSH_COMMAND;
         await serveStdio({

@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
 import type { McpContext } from '../context.js';
+import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { agentView, agentViewSchema } from '../views.js';
 
@@ -19,9 +20,9 @@ export function registerPromptAgent(server: McpServer, context: McpContext): voi
       inputSchema: METHOD_PARAMS['agent.prompt'],
       outputSchema: z.object({ agent: agentViewSchema }),
     },
-    (params) =>
+    (params, extra) =>
       guarded(async () => {
-        const { agent } = await context.client.call('agent.prompt', params);
+        const { agent } = await withProgress(extra, 'waiting for the turn to end', () => context.client.call('agent.prompt', params));
         const view = agentView(agent);
         return answer({ agent: view }, `${view.name ?? view.pane}: ${view.status}${view.question ? ` — ${view.question}` : ''}`);
       }),

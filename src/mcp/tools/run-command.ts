@@ -5,6 +5,7 @@ import { METHOD_PARAMS } from '../../protocol/methods.js';
 import { optional } from '../../protocol/optional.js';
 import type { McpContext } from '../context.js';
 import { runCommand } from '../run-command.js';
+import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -41,10 +42,11 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
       inputSchema: input,
       outputSchema: output,
     },
-    ({ command, pane_id, cwd, timeout_ms, lines }) =>
+    ({ command, pane_id, cwd, timeout_ms, lines }, extra) =>
       guarded(async () => {
         const pane = pane_id === undefined ? await newShell(context, cwd) : (await context.client.call('pane.get', { pane_id })).pane;
-        const run = await runCommand(context.client, pane, { command, timeoutMs: timeout_ms ?? DEFAULT_TIMEOUT_MS, lines: lines ?? DEFAULT_LINES });
+        const options = { command, timeoutMs: timeout_ms ?? DEFAULT_TIMEOUT_MS, lines: lines ?? DEFAULT_LINES };
+        const run = await withProgress(extra, 'waiting for the command to end', () => runCommand(context.client, pane, options));
         return answer({ ...run }, `exit ${run.exit_code ?? '?'} in ${run.pane}\n${run.output}`);
       }),
   );

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
 import { optional } from '../../protocol/optional.js';
 import type { McpContext } from '../context.js';
+import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { agentView, agentViewSchema } from '../views.js';
 
@@ -40,7 +41,7 @@ export function registerStartAgent(server: McpServer, context: McpContext): void
       inputSchema: input,
       outputSchema: output,
     },
-    ({ worktree, ...start }) =>
+    ({ worktree, ...start }, extra) =>
       guarded(async () => {
         let paneId: string | undefined;
         let worktreePath: string | undefined;
@@ -54,10 +55,9 @@ export function registerStartAgent(server: McpServer, context: McpContext): void
           paneId = made.root_pane.stable_id;
           worktreePath = made.worktree.path;
         }
-        const { agent, argv } = await context.client.call('agent.start', {
-          ...start,
-          ...(paneId === undefined ? {} : { pane_id: paneId, cwd: undefined }),
-        });
+        const { agent, argv } = await withProgress(extra, 'waiting for the agent to be ready', () =>
+          context.client.call('agent.start', { ...start, ...(paneId === undefined ? {} : { pane_id: paneId, cwd: undefined }) }),
+        );
         const view = agentView(agent);
         return answer(
           { agent: view, argv, ...(worktreePath === undefined ? {} : { worktree: worktreePath }) },

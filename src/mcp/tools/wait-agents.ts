@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { HerdrClient, HerdrError } from '../../client/client.js';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
 import type { McpContext } from '../context.js';
+import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { type AgentView, agentView, agentViewSchema } from '../views.js';
 
@@ -45,7 +46,7 @@ export function registerWaitAgents(server: McpServer, context: McpContext): void
         const stop = () => waits.close();
         extra.signal.addEventListener('abort', stop);
         try {
-          const first = await Promise.race(
+          const first = await withProgress(extra, 'waiting for an agent', () => Promise.race(
             targets.map(async (target): Promise<Outcome> => {
               try {
                 const { agent } = await waits.call('agent.wait', { target, until, timeout_ms });
@@ -56,7 +57,7 @@ export function registerWaitAgents(server: McpServer, context: McpContext): void
                 throw error;
               }
             }),
-          );
+          ));
           const text =
             first.outcome === 'status'
               ? `${first.target}: ${first.agent.status}${first.agent.question ? ` — ${first.agent.question}` : ''}`
