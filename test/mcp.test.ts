@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../src/protocol/version.js';
+import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
 import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, startServer } from './helpers/server.js';
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
@@ -105,7 +106,7 @@ describe('herdr mcp', () => {
     assert.equal(agent.status, 'done');
     const read = await ok<{ pane: string; text: string }>('read_pane', { target: 'alpha', lines: 20 });
     assert.equal(read.pane, alpha.pane);
-    assert.match(read.text, /answer: work 100 \(1\)/);
+    assert.match(read.text, /Working on: work 100\nanswer: .*\(1\)/);
     // By its pane id too, and the screen only.
     const screen = await ok<{ text: string; source: string }>('read_pane', { target: alpha.pane, source: 'visible' });
     assert.equal(screen.source, 'visible');
@@ -288,5 +289,54 @@ describe('herdr mcp on stdio, raw', () => {
     const answer = JSON.parse(lines[0] ?? '') as { id: number; result: { serverInfo: { name: string } } };
     assert.equal(answer.id, 1);
     assert.equal(answer.result.serverInfo.name, 'herdr');
+  });
+});
+
+describe('herdr mcp with --host: the local server and one over ssh', { skip: sshdMissing() }, () => {
+  let local: TestServer;
+  let remote: TestServer;
+  let sshd: TestSshd;
+  let client: Client;
+
+  before(async () => {
+    local = await startServer();
+    remote = await startServer();
+    sshd = await startSshd(remote.socketPath);
+    client = new Client({ name: 'herdr-test-hosts', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [HERDR_BIN, 'mcp', '--socket', local.socketPath, '--host', sshd.host, '--ssh-command', sshd.sshCommand],
+        stderr: 'pipe',
+      }),
+    );
+  });
+  after(async () => {
+    await client?.close();
+    sshd?.stop();
+    await remote?.stop();
+    await local?.stop();
+  });
+
+  async function ok<T>(name: string, args: Record<string, unknown>): Promise<T> {
+    const answer = (await client.callTool({ name, arguments: args })) as ToolAnswer;
+    assert.ok(!answer.isError, `${name} failed: ${answer.content.map((c) => c.text).join('\n')}`);
+    return answer.structuredContent as T;
+  }
+
+  it('runs on either server, lists both with remote ids host-qualified, and takes those ids back', async () => {
+    const here = await ok<{ pane: string; output: string }>('run_command', { command: 'echo here', cwd: local.dir, timeout_ms: 10_000 });
+    assert.match(here.pane, /^w\d+:p\d+$/);
+    assert.equal(here.output, 'here');
+    const there = await ok<{ pane: string; output: string }>('run_command', { command: 'echo there', cwd: remote.dir, host: sshd.host, timeout_ms: 10_000 });
+    assert.match(there.pane, new RegExp(`^${sshd.host}/w\\d+:p\\d+$`));
+    assert.equal(there.output, 'there');
+    assert.equal((await remote.call('pane.list', {})).panes.length, 1, 'it ran on the remote server');
+    const fleet = await ok<{ panes: Array<{ pane: string; workspace: string }> }>('fleet', {});
+    assert.deepEqual(fleet.panes.map((p) => p.pane).sort(), [here.pane, there.pane].sort());
+    assert.match((await ok<{ text: string }>('read_pane', { target: there.pane })).text, /^there$/m);
+    await ok('close', { pane_id: there.pane });
+    assert.equal((await remote.call('pane.list', {})).panes.length, 0);
+    assert.equal((await local.call('pane.list', {})).panes.length, 1);
   });
 });

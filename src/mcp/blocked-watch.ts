@@ -7,9 +7,9 @@
  * server's, resumed from its last seq when the connection drops.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { HerdrClient, Subscription } from '../client/client.js';
+import type { Subscription } from '../client/client.js';
 import type { SubscriptionSpec } from '../protocol/methods.js';
-import type { McpContext } from './context.js';
+import type { Host, McpContext } from './context.js';
 import { AGENTS_URI, type Resources } from './resources.js';
 import { agentView } from './views.js';
 
@@ -25,6 +25,7 @@ export class BlockedWatch {
   constructor(
     private readonly server: McpServer,
     private readonly context: McpContext,
+    private readonly host: Host,
     private readonly resources: Resources,
   ) {}
 
@@ -39,7 +40,7 @@ export class BlockedWatch {
   }
 
   private async run(): Promise<void> {
-    const client: HerdrClient = this.context.client;
+    const { client } = this.host;
     try {
       this.subscription = await client.subscribe(SPECS, { id: 'mcp:blocked', ...(this.since === undefined ? {} : { since: this.since }) });
       if (this.stopped) this.subscription.close();
@@ -49,7 +50,7 @@ export class BlockedWatch {
       }
       this.since = this.subscription.lastSeq ?? this.since;
     } catch (error) {
-      this.context.log(`event subscription: ${error instanceof Error ? error.message : String(error)}`);
+      this.context.log(`event subscription of ${this.host.client.dialer.where}: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!this.stopped) this.retry = setTimeout(() => void this.run(), RETRY_MS);
   }
@@ -58,8 +59,8 @@ export class BlockedWatch {
     let data: Record<string, unknown> = { pane_id: paneId, status: 'blocked' };
     try {
       // The event names the pane by its compact id of the moment: the agent's stable view is asked at once.
-      const { agent } = await this.context.client.call('agent.get', { target: paneId });
-      const view = agentView(agent);
+      const { agent } = await this.host.client.call('agent.get', { target: paneId });
+      const view = agentView(agent, (id) => this.context.qualify(this.host, id));
       data = { event: 'agent_blocked', ...view };
     } catch {
       // Gone already: the event alone is said.

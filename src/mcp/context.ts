@@ -1,9 +1,71 @@
-/** What every tool and resource of `herdr mcp` works with: the server's client, and a log that is never stdout. */
-import type { HerdrClient } from '../client/client.js';
+/**
+ * What every tool and resource of `herdr mcp` works with: the herdr servers it
+ * drives (the local one, and any `--host` over ssh), each by its kept-alive
+ * client, and a log that is never stdout. Where hosts are mixed, ids are
+ * host-qualified as `herdr fleet list` writes them (docs/remote.md): a remote
+ * server's `buildbox/w1:p3`, the local server's `w1:p3` as it is.
+ */
+import { HerdrClient } from '../client/client.js';
+import type { Dialer } from '../client/transport.js';
+import { ToolError } from './tool-result.js';
 
-export interface McpContext {
-  /** The kept-alive client of the herdr server. */
+export interface Host {
+  /** undefined for the local server. */
+  readonly name: string | undefined;
   readonly client: HerdrClient;
-  /** stderr only: stdout carries the MCP frames and nothing else. */
-  log(message: string): void;
+}
+
+export interface HostTarget {
+  host: string | undefined;
+  dialer: Dialer;
+}
+
+export class McpContext {
+  readonly hosts: readonly Host[];
+
+  constructor(
+    targets: readonly HostTarget[],
+    /** stderr only: stdout carries the MCP frames and nothing else. */
+    readonly log: (message: string) => void,
+  ) {
+    this.hosts = targets.map((target) => ({ name: target.host, client: new HerdrClient({ dialer: target.dialer }) }));
+  }
+
+  /** Several servers: remote ids are written with their host. */
+  get mixed(): boolean {
+    return this.hosts.length > 1;
+  }
+
+  /** The host an id or target names (`buildbox/w1:p3`, else the local server, else the only one) and the id there. */
+  resolve(id: string): { host: Host; id: string } {
+    const slash = id.indexOf('/');
+    if (slash > 0) {
+      const name = id.slice(0, slash);
+      const host = this.hosts.find((candidate) => (candidate.name ?? 'local') === name);
+      if (host) return { host, id: id.slice(slash + 1) };
+    }
+    const host = this.hosts.find((candidate) => candidate.name === undefined) ?? (this.hosts.length === 1 ? this.hosts[0] : undefined);
+    if (!host) throw new ToolError('host_required', `${id} names no host: write it as host/${id} (hosts: ${this.hostNames().join(', ')})`);
+    return { host, id };
+  }
+
+  /** The host of this name (`local` or none: the local server). */
+  host(name: string | undefined): Host {
+    const host = name === undefined ? this.resolve('').host : this.hosts.find((candidate) => (candidate.name ?? 'local') === name);
+    if (!host) throw new ToolError('host_not_found', `no host ${name} (hosts: ${this.hostNames().join(', ')})`);
+    return host;
+  }
+
+  /** An id as the agent is given it: with its host where hosts are mixed and it is a remote one. */
+  qualify(host: Host, id: string): string {
+    return this.mixed && host.name !== undefined ? `${host.name}/${id}` : id;
+  }
+
+  hostNames(): string[] {
+    return this.hosts.map((host) => host.name ?? 'local');
+  }
+
+  close(): void {
+    for (const host of this.hosts) host.client.close();
+  }
 }

@@ -13,6 +13,6 @@ export const INSTRUCTIONS = `herdr hosts terminal panes running coding agents (a
 6. close {pane_id | workspace_id} when done. fleet shows everything at any time.
 
 Ids: panes are w<N>:p<M>, workspaces w<N>; they never change while the pane lives. An agent is also named by its name
-or agent_instance_id. Errors carry herdr's code first ("agent_blocked: …", "timeout: …").
+or agent_instance_id. With several servers, a remote one's ids read host/w1:p3 (start_agent and run_command take host). Errors carry herdr's code first ("agent_blocked: …", "timeout: …").
 Resources: herdr://pane/<id>/screen is each pane's screen (subscribe for updates); herdr://agents lists agents and is
 updated (with a log message) whenever one turns blocked.`;

@@ -25,10 +25,8 @@ export interface Resources {
 }
 
 export function registerResources(server: McpServer, context: McpContext): Resources {
-  const { client } = context;
   const subscriptions = new Set<string>();
   const screens = new ScreenWatch(
-    client,
     (paneId, gone) => {
       const uri = screenUri(paneId);
       if (gone) subscriptions.delete(uri);
@@ -42,21 +40,22 @@ export function registerResources(server: McpServer, context: McpContext): Resou
     'pane-screen',
     new ResourceTemplate('herdr://pane/{pane}/screen', {
       list: async () => {
-        const { panes } = await client.call('pane.list', {});
+        // A server that cannot be asked lists nothing; the others still do.
+        const lists = await Promise.all(context.hosts.map(async (host) => ({ host, panes: (await host.client.call('pane.list', {}).catch(() => ({ panes: [] }))).panes })));
         return {
-          resources: panes.map((pane) => ({
-            uri: screenUri(pane.stable_id),
-            name: `${pane.stable_id} screen`,
-            title: `${pane.label ?? pane.agent ?? 'shell'} (${pane.stable_id})`,
-            mimeType: 'text/plain',
-          })),
+          resources: lists.flatMap(({ host, panes }) =>
+            panes.map((pane) => {
+              const id = context.qualify(host, pane.stable_id);
+              return { uri: screenUri(id), name: `${id} screen`, title: `${pane.label ?? pane.agent ?? 'shell'} (${id})`, mimeType: 'text/plain' };
+            }),
+          ),
         };
       },
     }),
     { title: 'A pane\'s screen', description: 'The visible screen of a pane, as text. Subscribe to be told when it changes (at most 4 times a second).', mimeType: 'text/plain' },
     async (uri, variables) => {
-      const pane = decodeURIComponent(String(variables.pane));
-      const { read } = await client.call('pane.read', { pane_id: pane, source: 'visible' });
+      const { host, id } = context.resolve(decodeURIComponent(String(variables.pane)));
+      const { read } = await host.client.call('pane.read', { pane_id: id, source: 'visible' });
       return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: read.text }] };
     },
   );
@@ -66,8 +65,9 @@ export function registerResources(server: McpServer, context: McpContext): Resou
     AGENTS_URI,
     { title: 'Agents', description: 'Every agent with its status, blocked first. Updated when an agent turns blocked.', mimeType: 'application/json' },
     async (uri) => {
-      const { agents } = await client.call('agent.list', {});
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(agents.map(agentView).sort(byUrgency), null, 2) }] };
+      const lists = await Promise.all(context.hosts.map(async (host) => ({ host, agents: (await host.client.call('agent.list', {}).catch(() => ({ agents: [] }))).agents })));
+      const views = lists.flatMap(({ host, agents }) => agents.map((agent) => agentView(agent, (id) => context.qualify(host, id)))).sort(byUrgency);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(views, null, 2) }] };
     },
   );
 
@@ -76,7 +76,9 @@ export function registerResources(server: McpServer, context: McpContext): Resou
     const screen = SCREEN.exec(params.uri);
     if (screen) {
       try {
-        await screens.watch(decodeURIComponent(screen[1] ?? ''));
+        const key = decodeURIComponent(screen[1] ?? '');
+        const { host, id } = context.resolve(key);
+        await screens.watch(key, host.client, id);
       } catch (error) {
         throw new McpError(ErrorCode.InvalidParams, `cannot watch ${params.uri}: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -20,19 +20,19 @@ export class ScreenWatch {
   private readonly watches = new Map<string, Watch>();
 
   constructor(
-    private readonly client: HerdrClient,
-    /** Sends the update for a pane (by its stable id); `gone` once its pane exited. */
+    /** Sends the update for a pane (by the id it was watched as); `gone` once its pane exited. */
     private readonly updated: (paneId: string, gone: boolean) => void,
     private readonly log: (message: string) => void,
   ) {}
 
-  /** Starts watching a pane (a stable id); rejects as `pane.stream` does (pane_not_found). */
-  async watch(paneId: string): Promise<void> {
-    if (this.watches.has(paneId)) return;
-    const stream = await this.client.stream(paneId, { id: `mcp:screen:${paneId}` });
+  /** Starts watching a pane (`paneId` on `client`'s server, known as `key`); rejects as `pane.stream` does (pane_not_found). */
+  async watch(key: string, client: HerdrClient, paneId: string): Promise<void> {
+    if (this.watches.has(key)) return;
+    const stream = await client.stream(paneId, { id: `mcp:screen:${paneId}` });
+    if (this.watches.has(key)) return stream.close();
     const watch: Watch = { stream, lastSent: 0, timer: undefined };
-    this.watches.set(paneId, watch);
-    void this.follow(paneId, watch);
+    this.watches.set(key, watch);
+    void this.follow(key, watch);
   }
 
   unwatch(paneId: string): void {

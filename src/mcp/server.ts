@@ -5,11 +5,9 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { HerdrClient } from '../client/client.js';
-import type { Dialer } from '../client/transport.js';
 import { VERSION } from '../protocol/version.js';
 import { BlockedWatch } from './blocked-watch.js';
-import type { McpContext } from './context.js';
+import { type HostTarget, McpContext } from './context.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { type Resources, registerResources } from './resources.js';
 import { registerClose } from './tools/close.js';
@@ -22,11 +20,11 @@ import { registerStartAgent } from './tools/start-agent.js';
 import { registerWaitAgents } from './tools/wait-agents.js';
 
 export interface McpServeOptions {
-  /** How the herdr server is reached: its socket, or a host over ssh. */
-  dialer: Dialer;
+  /** The herdr servers driven: the local one (host undefined) by its socket, and any over ssh. */
+  targets: HostTarget[];
 }
 
-/** The MCP server with every tool and resource, for the herdr server `context.client` talks to. */
+/** The MCP server with every tool and resource, for the herdr servers of `context`. */
 export function createMcpServer(context: McpContext): { server: McpServer; resources: Resources } {
   const server = new McpServer(
     { name: 'herdr', version: VERSION },
@@ -47,10 +45,9 @@ export function createMcpServer(context: McpContext): { server: McpServer; resou
 /** Serves MCP on stdin/stdout until stdin ends, then closes everything and resolves. */
 export async function serveStdio(options: McpServeOptions): Promise<void> {
   const log = (message: string) => void process.stderr.write(`herdr mcp: ${message}\n`);
-  const client = new HerdrClient({ dialer: options.dialer });
-  const context: McpContext = { client, log };
+  const context = new McpContext(options.targets, log);
   const { server, resources } = createMcpServer(context);
-  const blocked = new BlockedWatch(server, context, resources);
+  const watches = context.hosts.map((host) => new BlockedWatch(server, context, host, resources));
   const transport = new StdioServerTransport();
   const ended = new Promise<void>((resolve) => {
     // The host closing our stdin is the end of the session: the SDK's transport does not watch for it.
@@ -58,11 +55,11 @@ export async function serveStdio(options: McpServeOptions): Promise<void> {
     process.stdin.once('close', resolve);
   });
   await server.connect(transport);
-  log(`serving ${options.dialer.where}`);
-  blocked.start();
+  log(`serving ${context.hosts.map((host) => host.client.dialer.where).join(', ')}`);
+  for (const watch of watches) watch.start();
   await ended;
-  blocked.stop();
+  for (const watch of watches) watch.stop();
   resources.close();
   await server.close();
-  client.close();
+  context.close();
 }

@@ -46,26 +46,30 @@ function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }
 
-export function agentView(agent: AgentInfo): AgentView {
+/** How an id is written for the agent: as it is, or with its host (McpContext.qualify). */
+export type Qualify = (id: string) => string;
+const asIs: Qualify = (id) => id;
+
+export function agentView(agent: AgentInfo, qualify: Qualify = asIs): AgentView {
   return compact({
     agent_instance_id: agent.agent_instance_id,
     name: agent.name,
     kind: agent.agent,
     status: agent.agent_status,
     question: agent.agent_status === 'blocked' ? agent.agent_message : undefined,
-    pane: agent.terminal_id,
-    workspace: workspaceOf(agent.terminal_id),
+    pane: qualify(agent.terminal_id),
+    workspace: qualify(workspaceOf(agent.terminal_id)),
     cwd: agent.cwd,
     label: agent.label,
     starting: agent.launch_pending,
   });
 }
 
-export function paneView(pane: PaneInfo, agentName?: string): PaneView {
+export function paneView(pane: PaneInfo, agentName?: string, qualify: Qualify = asIs): PaneView {
   return compact({
-    pane: pane.stable_id,
-    workspace: workspaceOf(pane.stable_id),
-    tab: pane.tab_id,
+    pane: qualify(pane.stable_id),
+    workspace: qualify(workspaceOf(pane.stable_id)),
+    tab: pane.tab_id === undefined ? undefined : qualify(pane.tab_id),
     label: pane.label,
     cwd: pane.cwd,
     agent: pane.agent,

@@ -25,8 +25,13 @@ export function registerClose(server: McpServer, context: McpContext): void {
     },
     ({ pane_id, workspace_id }) =>
       guarded(async () => {
-        if (pane_id !== undefined) await context.client.call('pane.close', { pane_id });
-        else if (workspace_id !== undefined) await context.client.call('workspace.close', { workspace_id });
+        if (pane_id !== undefined) {
+          const { host, id } = context.resolve(pane_id);
+          await host.client.call('pane.close', { pane_id: id });
+        } else if (workspace_id !== undefined) {
+          const { host, id } = context.resolve(workspace_id);
+          await host.client.call('workspace.close', { workspace_id: id });
+        }
         const closed = pane_id ?? workspace_id ?? '';
         return answer({ closed }, `closed ${closed}`);
       }),

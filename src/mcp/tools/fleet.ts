@@ -3,13 +3,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
 import type { McpContext } from '../context.js';
-import { answer, guarded } from '../tool-result.js';
-import { agentViewSchema, agentView, byUrgency, paneView, paneViewSchema } from '../views.js';
+import { answer, failure, guarded } from '../tool-result.js';
+import { type AgentView, type PaneView, agentViewSchema, agentView, byUrgency, paneView, paneViewSchema } from '../views.js';
 
 const output = z.object({
   agents: z.array(agentViewSchema),
   panes: z.array(paneViewSchema),
   blocked: z.number().int().min(0).describe('how many agents wait for an answer'),
+  unreachable: z.array(z.object({ host: z.string(), error: z.string() })).optional().describe('servers that could not be asked (with --host)'),
 });
 
 export function registerFleet(server: McpServer, context: McpContext): void {
@@ -26,16 +27,34 @@ export function registerFleet(server: McpServer, context: McpContext): void {
     },
     () =>
       guarded(async () => {
-        const { snapshot } = await context.client.call('session.snapshot', {});
-        const names = new Map(snapshot.agents.flatMap((agent) => (agent.name ? [[agent.pane_id, agent.name] as const] : [])));
-        const agents = snapshot.agents.map(agentView).sort(byUrgency);
-        const panes = snapshot.panes.map((pane) => paneView(pane, names.get(pane.pane_id))).sort(byUrgency);
+        const agents: AgentView[] = [];
+        const panes: PaneView[] = [];
+        const unreachable: Array<{ host: string; error: string }> = [];
+        const answers = await Promise.allSettled(context.hosts.map((host) => host.client.call('session.snapshot', {})));
+        answers.forEach((settled, index) => {
+          const host = context.hosts[index];
+          if (!host) return;
+          if (settled.status === 'rejected') {
+            // One server down does not hide the others; alone, it is the tool's error.
+            if (!context.mixed) throw settled.reason;
+            unreachable.push({ host: host.name ?? 'local', error: failure(settled.reason).content.map((c) => (c.type === 'text' ? c.text : '')).join('') });
+            return;
+          }
+          const { snapshot } = settled.value;
+          const qualify = (id: string) => context.qualify(host, id);
+          const names = new Map(snapshot.agents.flatMap((agent) => (agent.name ? [[agent.pane_id, agent.name] as const] : [])));
+          agents.push(...snapshot.agents.map((agent) => agentView(agent, qualify)));
+          panes.push(...snapshot.panes.map((pane) => paneView(pane, names.get(pane.pane_id), qualify)));
+        });
+        agents.sort(byUrgency);
+        panes.sort(byUrgency);
         const blocked = agents.filter((agent) => agent.status === 'blocked');
         const lines = [
           `${agents.length} agent(s), ${panes.length} pane(s), ${blocked.length} blocked`,
           ...agents.map((agent) => `${agent.pane} ${agent.name ?? agent.kind}: ${agent.status}${agent.question ? ` — ${agent.question}` : ''}`),
         ];
-        return answer({ agents, panes, blocked: blocked.length }, lines.join('\n'));
+        for (const { host, error } of unreachable) lines.push(`${host}: unreachable (${error})`);
+        return answer({ agents, panes, blocked: blocked.length, ...(unreachable.length > 0 ? { unreachable } : {}) }, lines.join('\n'));
       }),
   );
 }

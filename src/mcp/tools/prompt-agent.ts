@@ -20,10 +20,11 @@ export function registerPromptAgent(server: McpServer, context: McpContext): voi
       inputSchema: METHOD_PARAMS['agent.prompt'],
       outputSchema: z.object({ agent: agentViewSchema }),
     },
-    (params, extra) =>
+    ({ target, ...params }, extra) =>
       guarded(async () => {
-        const { agent } = await withProgress(extra, 'waiting for the turn to end', () => context.client.call('agent.prompt', params));
-        const view = agentView(agent);
+        const { host, id } = context.resolve(target);
+        const { agent } = await withProgress(extra, 'waiting for the turn to end', () => host.client.call('agent.prompt', { target: id, ...params }));
+        const view = agentView(agent, (pane) => context.qualify(host, pane));
         return answer({ agent: view }, `${view.name ?? view.pane}: ${view.status}${view.question ? ` — ${view.question}` : ''}`);
       }),
   );

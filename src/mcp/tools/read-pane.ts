@@ -32,17 +32,20 @@ export function registerReadPane(server: McpServer, context: McpContext): void {
       outputSchema: output,
       annotations: { readOnlyHint: true },
     },
-    ({ target, ...window }) =>
+    ({ target: given, ...window }) =>
       guarded(async () => {
+        const { host, id: target } = context.resolve(given);
         let read;
         try {
-          ({ read } = await context.client.call('pane.read', { pane_id: target, ...window }));
+          ({ read } = await host.client.call('pane.read', { pane_id: target, ...window }));
         } catch (error) {
           // Not a pane id: a name or an instance id of an agent.
           if (!(error instanceof HerdrError && error.code === 'pane_not_found')) throw error;
-          ({ read } = await context.client.call('agent.read', { target, ...window }));
+          ({ read } = await host.client.call('agent.read', { target, ...window }));
         }
-        const structured = { pane: read.stable_id, workspace: workspaceOf(read.stable_id), source: read.source, text: read.text, truncated: read.truncated };
+        const pane = context.qualify(host, read.stable_id);
+        const workspace = context.qualify(host, workspaceOf(read.stable_id));
+        const structured = { pane, workspace, source: read.source, text: read.text, truncated: read.truncated };
         return answer(structured, read.text);
       }),
   );

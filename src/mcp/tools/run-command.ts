@@ -7,6 +7,8 @@ import type { McpContext } from '../context.js';
 import { runCommand } from '../run-command.js';
 import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
+import { hostParam } from './host-param.js';
+import type { Host } from '../context.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_LINES = 1_000;
@@ -21,6 +23,7 @@ const input = z.object({
   cwd: optional(METHOD_PARAMS['workspace.create'].shape.cwd.describe('the new workspace\'s directory (without pane_id)')),
   timeout_ms: METHOD_PARAMS['agent.wait'].shape.timeout_ms.describe(`how long to wait for the end (default ${DEFAULT_TIMEOUT_MS})`),
   lines: optional(z.number().int().min(1).max(10_000).describe(`how many lines of output at most (default ${DEFAULT_LINES})`)),
+  host: optional(hostParam),
 });
 
 const output = z.object({
@@ -42,20 +45,23 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
       inputSchema: input,
       outputSchema: output,
     },
-    ({ command, pane_id, cwd, timeout_ms, lines }, extra) =>
+    ({ command, pane_id, cwd, timeout_ms, lines, host: hostName }, extra) =>
       guarded(async () => {
-        const pane = pane_id === undefined ? await newShell(context, cwd) : (await context.client.call('pane.get', { pane_id })).pane;
+        const target = pane_id === undefined ? { host: context.host(hostName), id: undefined } : context.resolve(pane_id);
+        const { host } = target;
+        const pane = target.id === undefined ? await newShell(host, cwd) : (await host.client.call('pane.get', { pane_id: target.id })).pane;
         const options = { command, timeoutMs: timeout_ms ?? DEFAULT_TIMEOUT_MS, lines: lines ?? DEFAULT_LINES };
-        const run = await withProgress(extra, 'waiting for the command to end', () => runCommand(context.client, pane, options));
-        return answer({ ...run }, `exit ${run.exit_code ?? '?'} in ${run.pane}\n${run.output}`);
+        const ran = await withProgress(extra, 'waiting for the command to end', () => runCommand(host.client, pane, options));
+        const run = { ...ran, pane: context.qualify(host, ran.pane) };
+        return answer(run, `exit ${run.exit_code ?? '?'} in ${run.pane}\n${run.output}`);
       }),
   );
 }
 
 /** A workspace of its own, not focused: its one pane is a fresh shell. */
-async function newShell(context: McpContext, cwd: string | undefined) {
-  const { workspace } = await context.client.call('workspace.create', { focus: false, label: 'run_command', ...(cwd === undefined ? {} : { cwd }) });
-  const { panes } = await context.client.call('pane.list', { workspace_id: workspace.stable_id });
+async function newShell(host: Host, cwd: string | undefined) {
+  const { workspace } = await host.client.call('workspace.create', { focus: false, label: 'run_command', ...(cwd === undefined ? {} : { cwd }) });
+  const { panes } = await host.client.call('pane.list', { workspace_id: workspace.stable_id });
   const pane = panes[0];
   if (!pane) throw new Error(`workspace ${workspace.stable_id} has no pane`);
   return pane;

@@ -18,18 +18,19 @@ export function registerSendKeys(server: McpServer, context: McpContext): void {
       inputSchema: METHOD_PARAMS['agent.send_keys'],
       outputSchema: z.object({ sent: z.number().int().min(0), to: z.enum(['agent', 'pane']) }),
     },
-    ({ target, keys }) =>
+    ({ target: given, keys }) =>
       guarded(async () => {
+        const { host, id: target } = context.resolve(given);
         let to: 'agent' | 'pane' = 'agent';
         try {
-          await context.client.call('agent.send_keys', { target, keys });
+          await host.client.call('agent.send_keys', { target, keys });
         } catch (error) {
           // A pane with no agent in it (a shell) is addressed as a pane.
           if (!(error instanceof HerdrError && error.code === 'agent_not_found')) throw error;
           to = 'pane';
-          await context.client.call('pane.send_keys', { pane_id: target, keys });
+          await host.client.call('pane.send_keys', { pane_id: target, keys });
         }
-        return answer({ sent: keys.length, to }, `sent ${keys.join(' ')} to ${to} ${target}`);
+        return answer({ sent: keys.length, to }, `sent ${keys.join(' ')} to ${to} ${given}`);
       }),
   );
 }

@@ -9,6 +9,7 @@ import { optional } from '../../protocol/optional.js';
 import type { McpContext } from '../context.js';
 import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
+import { hostParam } from './host-param.js';
 import { agentView, agentViewSchema } from '../views.js';
 
 const startParams = METHOD_PARAMS['agent.start'];
@@ -20,6 +21,7 @@ const input = startParams.omit({ pane_id: true, focus: true, wait: true }).exten
       .pick({ branch: true, base: true, path: true })
       .describe('make a new git worktree of the repository at cwd (branch, base, path as `git worktree add`) and start the agent in it'),
   ),
+  host: optional(hostParam),
 });
 
 const output = z.object({
@@ -41,12 +43,13 @@ export function registerStartAgent(server: McpServer, context: McpContext): void
       inputSchema: input,
       outputSchema: output,
     },
-    ({ worktree, ...start }, extra) =>
+    ({ worktree, host: hostName, ...start }, extra) =>
       guarded(async () => {
+        const host = context.host(hostName);
         let paneId: string | undefined;
         let worktreePath: string | undefined;
         if (worktree) {
-          const made = await context.client.call('worktree.create', {
+          const made = await host.client.call('worktree.create', {
             ...worktree,
             ...(start.cwd === undefined ? {} : { cwd: start.cwd }),
             ...(start.label === undefined ? {} : { label: start.label }),
@@ -56,9 +59,9 @@ export function registerStartAgent(server: McpServer, context: McpContext): void
           worktreePath = made.worktree.path;
         }
         const { agent, argv } = await withProgress(extra, 'waiting for the agent to be ready', () =>
-          context.client.call('agent.start', { ...start, ...(paneId === undefined ? {} : { pane_id: paneId, cwd: undefined }) }),
+          host.client.call('agent.start', { ...start, ...(paneId === undefined ? {} : { pane_id: paneId, cwd: undefined }) }),
         );
-        const view = agentView(agent);
+        const view = agentView(agent, (id) => context.qualify(host, id));
         return answer(
           { agent: view, argv, ...(worktreePath === undefined ? {} : { worktree: worktreePath }) },
           `started ${view.name ?? view.kind} in ${view.pane}: ${view.status}${worktreePath ? ` (worktree ${worktreePath})` : ''}`,

@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { HerdrClient, HerdrError } from '../../client/client.js';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
-import type { McpContext } from '../context.js';
+import type { Host, McpContext } from '../context.js';
 import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { type AgentView, agentView, agentViewSchema } from '../views.js';
@@ -42,15 +42,22 @@ export function registerWaitAgents(server: McpServer, context: McpContext): void
     },
     ({ targets, until, timeout_ms }, extra) =>
       guarded(async () => {
-        const waits = new HerdrClient({ dialer: context.client.dialer });
-        const stop = () => waits.close();
+        // A connection of the call's own per server involved.
+        const resolved = targets.map((target) => ({ target, ...context.resolve(target) }));
+        const waits = new Map<Host, HerdrClient>();
+        for (const { host } of resolved) if (!waits.has(host)) waits.set(host, new HerdrClient({ dialer: host.client.dialer }));
+        const stop = () => {
+          for (const client of waits.values()) client.close();
+        };
         extra.signal.addEventListener('abort', stop);
         try {
           const first = await withProgress(extra, 'waiting for an agent', () => Promise.race(
-            targets.map(async (target): Promise<Outcome> => {
+            resolved.map(async ({ target, host, id }): Promise<Outcome> => {
+              const client = waits.get(host);
+              if (!client) throw new Error(`no connection to ${host.name ?? 'local'}`);
               try {
-                const { agent } = await waits.call('agent.wait', { target, until, timeout_ms });
-                return { outcome: 'status', target, agent: agentView(agent) };
+                const { agent } = await client.call('agent.wait', { target: id, until, timeout_ms });
+                return { outcome: 'status', target, agent: agentView(agent, (pane) => context.qualify(host, pane)) };
               } catch (error) {
                 if (error instanceof HerdrError && error.code === 'agent_not_running') return { outcome: 'exited', target };
                 if (error instanceof HerdrError && error.code === 'timeout') return { outcome: 'timeout', target };
