@@ -4,8 +4,8 @@
  * with the fake agent (bench/fixtures/agents/fake-agent) as the fleet.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../src/protocol/version.js';
 import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
-import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, startServer } from './helpers/server.js';
+import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, startServer, tempDir } from './helpers/server.js';
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
 
@@ -39,7 +39,7 @@ describe('herdr mcp', () => {
   const messages: Array<{ level: string; data: unknown }> = [];
 
   before(async () => {
-    server = await startServer({ env: { FAKE_AGENT_WORK_MS: '200' } });
+    server = await startServer({ env: { FAKE_AGENT_WORK_MS: '200' }, serverArgs: ['--worktrees-dir', join(tempDir('herdr-mcp-worktrees-'), 'worktrees')] });
     transport = new StdioClientTransport({
       command: process.execPath,
       args: [HERDR_BIN, 'mcp', '--socket', server.socketPath],
@@ -188,6 +188,34 @@ describe('herdr mcp', () => {
     await server.call('workspace.close', { workspace_id: workspace.stable_id });
   });
 
+  it('starts an agent in a new git worktree of the repository at cwd', async () => {
+    const repo = join(server.dir, 'app');
+    mkdirSync(repo);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=herdr test', '-c', 'user.email=test@herdr.invalid', '-c', 'commit.gpgsign=false', '-C', repo, ...args], { stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'README'), 'hello\n');
+    git('add', 'README');
+    git('commit', '-q', '-m', 'init');
+    const started = await ok<{ agent: AgentOut & { cwd?: string }; worktree: string; argv: string[] }>('start_agent', {
+      command: [FAKE_AGENT],
+      cwd: realpathSync(repo),
+      name: 'foxtrot',
+      worktree: { branch: 'feature-x' },
+      timeout_ms: 10_000,
+    });
+    assert.equal(started.agent.status, 'idle');
+    assert.ok(existsSync(join(started.worktree, 'README')), `${started.worktree} is a checkout`);
+    const { workspaces } = await server.call('workspace.list', {});
+    const workspace = workspaces.find((w) => w.stable_id === started.agent.workspace);
+    assert.equal(workspace?.worktree?.checkout_path, started.worktree);
+    // A pane without an agent takes keys as a pane.
+    const shell = await ok<{ pane: string }>('run_command', { command: 'true', cwd: server.dir });
+    assert.deepEqual(await ok('send_keys', { target: shell.pane, keys: ['e', 'c', 'h', 'o', 'Space', 'k', 'Enter'] }), { sent: 7, to: 'pane' });
+    await ok('close', { workspace_id: started.agent.workspace });
+    await ok('close', { pane_id: shell.pane });
+  });
+
   it('refuses a wrong argument by its schema, before the server sees it', async () => {
     const before = await server.call('server.stats', {});
     const panes = (await server.call('pane.list', {})).panes.length;
@@ -270,6 +298,22 @@ describe('herdr mcp', () => {
   it('wrote nothing but protocol frames on stdout, and logs on stderr', () => {
     assert.deepEqual(transportErrors, []);
     assert.match(mcpStderr, /herdr mcp: serving/);
+  });
+});
+
+describe('herdr mcp without a server', () => {
+  it('answers a tool call with the tool error unreachable, and goes on', async () => {
+    const client = new Client({ name: 'herdr-test-none', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [HERDR_BIN, 'mcp', '--socket', '/nonexistent/herdr.sock'], stderr: 'pipe' }));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const answer = (await client.callTool({ name: 'fleet', arguments: {} })) as ToolAnswer;
+        assert.equal(answer.isError, true);
+        assert.match(answer.content[0]?.text ?? '', /^unreachable: no server at \/nonexistent\/herdr.sock/);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });
 
