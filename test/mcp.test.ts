@@ -17,7 +17,12 @@ import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, startServer, tempDir
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
 
-type ToolAnswer = { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ type: string; text?: string }> };
+type ToolAnswer = {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  content: Array<{ type: string; text?: string }>;
+  _meta?: Record<string, unknown>;
+};
 
 /** What a structured answer holds, typed loosely for the asserts. */
 interface AgentOut {
@@ -235,7 +240,9 @@ describe('herdr mcp', () => {
   });
 
   it('answers a server error as a tool error with our code, and closes panes and workspaces', async () => {
-    assert.match(errorText(await tool('prompt_agent', { target: 'nosuch', text: 'hi' })), /^agent_not_found: /);
+    const notFound = await tool('prompt_agent', { target: 'nosuch', text: 'hi' });
+    assert.match(errorText(notFound), /^agent_not_found: /);
+    assert.equal((notFound._meta?.['herdr/error'] as { code?: string } | undefined)?.code, 'agent_not_found');
     const { agent } = await ok<{ agent: AgentOut }>('prompt_agent', { target: 'delta', text: 'work 1' });
     assert.deepEqual(await ok('close', { pane_id: agent.pane }), { closed: agent.pane });
     assert.match(errorText(await tool('read_pane', { target: agent.pane })), /not_found: /);
