@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../src/protocol/version.js';
 import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
 import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, startServer, tempDir } from './helpers/server.js';
@@ -42,6 +42,7 @@ describe('herdr mcp', () => {
   let mcpStderr = '';
   const updates: string[] = [];
   const messages: Array<{ level: string; data: unknown }> = [];
+  let listChanges = 0;
 
   before(async () => {
     server = await startServer({ env: { FAKE_AGENT_WORK_MS: '200' }, serverArgs: ['--worktrees-dir', join(tempDir('herdr-mcp-worktrees-'), 'worktrees')] });
@@ -55,6 +56,7 @@ describe('herdr mcp', () => {
     client.onerror = (error) => transportErrors.push(error);
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void updates.push(notification.params.uri));
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void messages.push(notification.params));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanges++);
     await client.connect(transport);
   });
   after(async () => {
@@ -279,8 +281,22 @@ describe('herdr mcp', () => {
     const told = updates.filter((u) => u === uri).length - before;
     const allowed = Math.ceil((Date.now() - began) / 250) + 2;
     assert.ok(told >= 2 && told <= allowed, `${told} updates in ${Date.now() - began} ms (at most ${allowed})`);
+    // Unsubscribed: no more updates.
     await client.unsubscribeResource({ uri });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const quiet = updates.length;
+    await server.call('pane.send_input', { pane_id: pane, text: 'echo unseen', keys: ['Enter'] });
+    await server.call('pane.wait_for_output', { pane_id: pane, source: 'recent', match: { type: 'regex', value: '^unseen$' }, timeout_ms: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal(updates.length, quiet);
+    // Subscribed again, the pane's end is told once more, and the list changes.
+    await client.subscribeResource({ uri });
+    const lists = listChanges;
+    const seenNow = updates.length;
     await server.call('workspace.close', { workspace_id: workspace.stable_id });
+    await eventually(() => updates.slice(seenNow).includes(uri), 'an update when the pane goes');
+    await eventually(() => listChanges > lists, 'resources/list_changed');
+    await assert.rejects(client.subscribeResource({ uri }), /cannot watch/);
   });
 
   it('tells when an agent turns blocked: a log message with its question, and herdr://agents updated', async () => {
