@@ -175,6 +175,9 @@ describe('herdr mcp', () => {
     const second = await ok<{ pane: string; exit_code: number; output: string }>('run_command', { command: 'printf "a\\nb"; true # a comment', pane_id: first.pane });
     assert.equal(second.pane, first.pane);
     assert.deepEqual([second.exit_code, second.output], [0, 'a\nb']);
+    // Past its timeout it goes on in the pane, and the error says where.
+    assert.match(errorText(await tool('run_command', { command: 'sleep 3', pane_id: first.pane, timeout_ms: 200 })), new RegExp(`^timeout: the command is still running in ${first.pane}`));
+    await ok('close', { pane_id: first.pane });
     // Not into an agent.
     assert.match(errorText(await tool('run_command', { command: 'ls', pane_id: (await startFake('delta')).pane })), /^pane_busy: /);
   });

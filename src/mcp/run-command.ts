@@ -75,7 +75,11 @@ export async function runCommand(client: HerdrClient, pane: PaneInfo, options: R
 /** The shell reports the end itself (OSC 133 D): the command is typed as it is, after the start marker. */
 async function runMarkedByShell(client: HerdrClient, paneId: string, startCommand: string, start: string, options: RunOptions): Promise<CommandRun> {
   const finished = await client.subscribe([{ type: 'pane.command_finished', pane_id: paneId }]);
-  const timer = setTimeout(() => finished.close(), options.timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    finished.close();
+  }, options.timeoutMs);
   let exitCode: number | null | undefined;
   try {
     await client.call('pane.send_input', { pane_id: paneId, text: `${startCommand}; ${options.command}`, keys: ['Enter'] });
@@ -89,7 +93,9 @@ async function runMarkedByShell(client: HerdrClient, paneId: string, startComman
     clearTimeout(timer);
     finished.close();
   }
-  if (exitCode === undefined) throw stillRunning(new HerdrError({ id: 'run_command', error: { code: 'timeout', message: 'timed out' } }), paneId);
+  if (exitCode === undefined && timedOut) throw stillRunning(new HerdrError({ id: 'run_command', error: { code: 'timeout', message: 'timed out' } }), paneId);
+  // The subscription ended without the command's end: the pane (or the server) went away.
+  if (exitCode === undefined) throw new ToolError('pane_exited', `${paneId} ended before the command did`);
   const { read } = await client.call('pane.read', { pane_id: paneId, source: 'recent', lines: options.lines });
   const lines = read.text.split('\n').map((text) => text.trimEnd());
   const begin = lines.lastIndexOf(start);

@@ -29,9 +29,19 @@ export function errorCode(error: unknown): string {
   return 'failed';
 }
 
+function messageOf(error: unknown): string {
+  if (error instanceof HerdrError) return error.response.error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** One line: the code, then what happened. */
+export function describeError(error: unknown): string {
+  return `${errorCode(error)}: ${messageOf(error)}`;
+}
+
 export function failure(error: unknown): CallToolResult {
   const code = errorCode(error);
-  const message = error instanceof HerdrError ? error.response.error.message : error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }], _meta: { 'herdr/error': { code, message } } };
 }
 

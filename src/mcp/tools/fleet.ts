@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
 import type { McpContext } from '../context.js';
-import { answer, failure, guarded } from '../tool-result.js';
+import { answer, describeError, guarded } from '../tool-result.js';
 import { type AgentView, type PaneView, agentViewSchema, agentView, byUrgency, paneView, paneViewSchema } from '../views.js';
 
 const output = z.object({
@@ -37,7 +37,7 @@ export function registerFleet(server: McpServer, context: McpContext): void {
           if (settled.status === 'rejected') {
             // One server down does not hide the others; alone, it is the tool's error.
             if (!context.mixed) throw settled.reason;
-            unreachable.push({ host: host.name ?? 'local', error: failure(settled.reason).content.map((c) => (c.type === 'text' ? c.text : '')).join('') });
+            unreachable.push({ host: host.name ?? 'local', error: describeError(settled.reason) });
             return;
           }
           const { snapshot } = settled.value;
