@@ -343,6 +343,31 @@ describe('herdr mcp without a server', () => {
   });
 });
 
+describe('herdr mcp started before its server', () => {
+  it('works once the server is there: tools at the next call, the blocked notification once its subscription is back', async () => {
+    const socketPath = join(tempDir('herdr-mcp-late-'), 'herdr.sock');
+    const client = new Client({ name: 'herdr-test-late', version: '1.0.0' });
+    const messages: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void messages.push(notification.params.data));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [HERDR_BIN, 'mcp', '--socket', socketPath], stderr: 'pipe' }));
+    let server: TestServer | undefined;
+    try {
+      assert.equal(((await client.callTool({ name: 'fleet', arguments: {} })) as ToolAnswer).isError, true);
+      server = await startServer({ socketPath });
+      const fleet = (await client.callTool({ name: 'fleet', arguments: {} })) as ToolAnswer;
+      assert.equal(fleet.isError, undefined, JSON.stringify(fleet.content));
+      const started = (await client.callTool({ name: 'start_agent', arguments: { command: [FAKE_AGENT], cwd: server.dir, name: 'late', timeout_ms: 10_000 } })) as ToolAnswer;
+      assert.equal(started.isError, undefined, JSON.stringify(started.content));
+      await eventually(async () => ((await server?.call('server.stats', {}))?.subscriptions ?? 0) > 0, 'the notification subscription is back', 20_000);
+      await client.callTool({ name: 'prompt_agent', arguments: { target: 'late', text: 'ask 50' } });
+      await eventually(() => messages.some((data) => (data as { name?: string }).name === 'late'), 'the blocked notification');
+    } finally {
+      await client.close();
+      await server?.stop();
+    }
+  });
+});
+
 describe('herdr mcp on stdio, raw', () => {
   it('answers initialize with JSON-RPC lines only and exits 0 when stdin closes', async () => {
     const child = spawn(process.execPath, [HERDR_BIN, 'mcp', '--socket', '/nonexistent/herdr.sock'], { stdio: ['pipe', 'pipe', 'pipe'] });

@@ -7,13 +7,15 @@
  * server's, resumed from its last seq when the connection drops.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Subscription } from '../client/client.js';
+import { HerdrError, type Subscription } from '../client/client.js';
 import type { SubscriptionSpec } from '../protocol/methods.js';
 import type { Host, McpContext } from './context.js';
 import { AGENTS_URI, type Resources } from './resources.js';
 import { agentView } from './views.js';
 
-const RETRY_MS = 1_000;
+/** Retried after 1 s, doubling to 30 s while the server stays away (as `herdr fleet events`). */
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
 const SPECS: SubscriptionSpec[] = [{ type: 'pane.agent_status_changed', agent_status: 'blocked' }, { type: 'pane.created' }, { type: 'pane.closed' }];
 
 export class BlockedWatch {
@@ -21,6 +23,7 @@ export class BlockedWatch {
   private stopped = false;
   private since: number | undefined;
   private retry: NodeJS.Timeout | undefined;
+  private retryMs = FIRST_RETRY_MS;
 
   constructor(
     private readonly server: McpServer,
@@ -44,15 +47,21 @@ export class BlockedWatch {
     try {
       this.subscription = await client.subscribe(SPECS, { id: 'mcp:blocked', ...(this.since === undefined ? {} : { since: this.since }) });
       if (this.stopped) this.subscription.close();
+      if (this.retryMs > FIRST_RETRY_MS) this.context.log(`event subscription of ${client.dialer.where}: back`);
+      this.retryMs = FIRST_RETRY_MS;
       for await (const line of this.subscription) {
         if (line.event === 'pane.agent_status_changed') await this.blocked(line.data.pane_id);
         else if (line.event === 'pane_created' || line.event === 'pane_closed') this.server.sendResourceListChanged();
       }
       this.since = this.subscription.lastSeq ?? this.since;
     } catch (error) {
-      this.context.log(`event subscription of ${this.host.client.dialer.where}: ${error instanceof Error ? error.message : String(error)}`);
+      // A server that refused `since` (restarted, its seqs begun again) is followed from now on.
+      if (error instanceof HerdrError) this.since = undefined;
+      // Said once per absence, not at every retry.
+      if (this.retryMs === FIRST_RETRY_MS) this.context.log(`event subscription of ${client.dialer.where}: ${error instanceof Error ? error.message : String(error)}; retrying`);
+      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
     }
-    if (!this.stopped) this.retry = setTimeout(() => void this.run(), RETRY_MS);
+    if (!this.stopped) this.retry = setTimeout(() => void this.run(), this.retryMs);
   }
 
   private async blocked(paneId: string): Promise<void> {
