@@ -6,6 +6,7 @@
  * `herdr mcp` with 20 `wait_agents` calls pending against the same flood without them,
  * interleaved window by window.
  */
+import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { sleep } from '../../harness/poll.js';
@@ -93,6 +94,8 @@ export async function mcpScenario(context: BenchContext): Promise<ScenarioResult
             for (let window = 0; window < windows; window++) {
               for (const pending of window % 2 === 0 ? [false, true] : [true, false]) {
                 const abort = new AbortController();
+                // One signal for every pending call: each listens on it.
+                setMaxListeners(waits + 10, abort.signal);
                 const calls = pending
                   ? agents.map((target) =>
                       client
