@@ -21,6 +21,7 @@ import { clientsScenario } from './scenarios/clients.js';
 import { eventLatencyScenario } from './scenarios/event-latency.js';
 import { floodScenario } from './scenarios/flood.js';
 import { hooksScenario } from './scenarios/hooks.js';
+import { mcpScenario } from './scenarios/mcp.js';
 import { orchestrationScenario } from './scenarios/orchestration.js';
 import { responsivenessScenario } from './scenarios/responsiveness.js';
 import { roundTripScenario } from './scenarios/round-trip.js';
@@ -47,6 +48,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'remote', run: remoteScenario },
   { id: 'agents', quick: false, run: agentsScenario },
   { id: 'orchestration', run: orchestrationScenario },
+  { id: 'mcp', run: mcpScenario },
 ];
 
 interface Options {
