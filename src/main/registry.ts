@@ -330,6 +330,17 @@ export class Registry {
     return found;
   }
 
+  /**
+   * The pane named; else (herdr's rule for an omitted pane) the focused pane of
+   * `workspace` when given, else the server's: `pane_not_found` when none is open.
+   */
+  resolvePaneOrFocused(id: string | undefined, workspace?: WorkspaceRecord): PaneRecord {
+    if (id !== undefined) return this.resolvePane(id);
+    const focused = workspace ? this.focusedPaneOf(workspace) : this.focusedPane;
+    if (!focused) throw new ProtocolError('pane_not_found', 'no pane is focused (no workspace is open): name the pane');
+    return focused;
+  }
+
   /** A tab by its id (`w1:t2`). */
   resolveTab(id: string): TabRecord {
     const parsed = parseTabId(id);

@@ -15,14 +15,6 @@ import { paneInfo } from '../wire-views.js';
 
 const OK = { type: 'ok' } as const;
 
-/** The pane named, or the focused pane of the active workspace. */
-function targetPane(registry: Registry, paneId: string | undefined): PaneRecord {
-  if (paneId !== undefined) return registry.resolvePane(paneId);
-  const focused = registry.focusedPane;
-  if (!focused) throw new ProtocolError('pane_not_found', 'no pane is focused (no workspace is open)');
-  return focused;
-}
-
 async function processInfo(pane: PaneRecord): Promise<ProcessInfo> {
   const ids = paneIds(pane);
   const found = await paneProcesses(pane.pid);
@@ -66,7 +58,7 @@ function paneReport(params: MethodParams<'pane.report_metadata'>): MetadataRepor
 
 export function registerPaneDetailHandlers(router: Router, { registry, metadata }: { registry: Registry; metadata: ReportedMetadata }): void {
   router.register('pane.process_info', async (params) => {
-    const pane = targetPane(registry, params.pane_id);
+    const pane = registry.resolvePaneOrFocused(params.pane_id);
     const info = await processInfo(pane);
     // The pane may have gone while /proc was read; its numbers may have moved too.
     if (registry.paneByUid(pane.uid) !== pane) throw new ProtocolError('pane_not_found', `pane ${params.pane_id ?? info.pane_id} went away`);

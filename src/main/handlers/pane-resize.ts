@@ -4,28 +4,20 @@
  * (herdr's current one), answers herdr's `pane_resize` with the layout after it and,
  * when a border moved, emits herdr's `layout_updated` with that layout.
  */
-import { ProtocolError } from '../../protocol/errors.js';
 import type { MethodParams, MethodResults } from '../../protocol/methods.js';
 import type { EventBatch } from '../event-hub.js';
 import { currentViewOf, currentPaneIds, paneIds, withCurrentView, workspaceMeta } from '../ids.js';
 import { borderStep, moveBorder } from '../layout.js';
 import type { PaneOperations } from '../operations/panes.js';
 import { flatLayout } from '../flat-layout.js';
-import type { PaneRecord, Registry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import type { Router } from '../router.js';
 import { paneInfo } from '../wire-views.js';
 
 type BorderMove = Exclude<MethodParams<'pane.resize'>, { cols: number }>;
 
-/** herdr's default target: the focused pane of the active workspace. */
-function focusedPane(registry: Registry): PaneRecord {
-  const focused = registry.focusedPane;
-  if (!focused) throw new ProtocolError('pane_not_found', 'no pane is focused (no workspace is open)');
-  return focused;
-}
-
 function moveBorderOf(registry: Registry, params: BorderMove, batch: EventBatch): MethodResults['pane.resize'] {
-  const pane = params.pane_id === undefined ? focusedPane(registry) : registry.resolvePane(params.pane_id);
+  const pane = registry.resolvePaneOrFocused(params.pane_id);
   const tab = pane.tab;
   const before = tab.layout;
   tab.layout = moveBorder(before, pane.uid, params.direction, borderStep(params.amount));

@@ -1,9 +1,8 @@
 /** `pane.*` methods (docs/protocol.md §5; pane.resize: pane-resize.ts). Info comes from the registry's cache; text and input go to the shard. */
-import { ProtocolError } from '../../protocol/errors.js';
 import { readWindow } from '../../protocol/read-window.js';
 import { lookedAt } from '../agents/agent-status.js';
 import type { PaneOperations } from '../operations/panes.js';
-import type { PaneRecord, Registry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import type { Router } from '../router.js';
 import { paneInfo } from '../wire-views.js';
 
@@ -41,7 +40,9 @@ export function registerPaneHandlers(router: Router, { registry, panes }: { regi
   });
 
   router.register('pane.split', async (params, { batch }) => {
-    const target = splitTarget(registry, params.target_pane_id, params.workspace_id);
+    // workspace_id only says whose focused pane, when no target is named.
+    const workspace = params.target_pane_id === undefined && params.workspace_id !== undefined ? registry.resolveWorkspace(params.workspace_id) : undefined;
+    const target = registry.resolvePaneOrFocused(params.target_pane_id, workspace);
     const { cwd, command, env, cols, rows, direction, label, ratio } = params;
     const pane = await panes.split(target, { cwd, command, env, cols, rows, direction, label, ratio, focus: params.focus ?? false }, batch);
     return { type: 'pane_info', pane: paneInfo(registry, pane) };
@@ -53,10 +54,3 @@ export function registerPaneHandlers(router: Router, { registry, panes }: { regi
   });
 }
 
-/** The pane named; else (herdr's current rule) the focused pane of the workspace named, else of the server. */
-function splitTarget(registry: Registry, paneId: string | undefined, workspaceId: string | undefined): PaneRecord {
-  if (paneId !== undefined) return registry.resolvePane(paneId);
-  const focused = workspaceId === undefined ? registry.focusedPane : registry.focusedPaneOf(registry.resolveWorkspace(workspaceId));
-  if (!focused) throw new ProtocolError('pane_not_found', 'no pane is focused (no workspace is open): name target_pane_id');
-  return focused;
-}
