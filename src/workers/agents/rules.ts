@@ -49,6 +49,12 @@ const interrupt: Condition = any(has('esc to interrupt', 'ctrl+c to interrupt'),
 /** The common working hint, for CLIs whose offline start never showed their working screen. */
 const interruptHint: Condition = has('esc to interrupt', 'ctrl+c to interrupt');
 
+/** opencode's screen, which kilo (a fork of it) shares: its permission dialog, and "esc interrupt" while it works. */
+const OPENCODE_RULES: Rule[] = [
+  { state: 'blocked', when: has('△ Permission required') },
+  { state: 'working', when: interrupt },
+];
+
 /** An agent known by its process only (no CLI on npm to take real screens from). */
 const processOnly = (agent: AgentName, names: string[], namePatterns?: RegExp[]): AgentTable => ({
   agent,
@@ -157,10 +163,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     agent: 'opencode',
     names: ['opencode', 'opencode2', 'open-code'],
     packages: ['opencode-ai'],
-    rules: [
-      { state: 'blocked', when: has('△ Permission required') },
-      { state: 'working', when: interrupt },
-    ],
+    rules: OPENCODE_RULES,
     otherwise: 'idle',
   },
   {
@@ -245,11 +248,8 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     agent: 'kilo',
     names: ['kilo', 'kilocode', 'kilo-code', 'kilo code'],
     packages: ['@kilocode/cli'],
-    rules: [
-      { state: 'blocked', when: has('△ Permission required') },
-      // "esc interrupt" in the status line while a request runs (screens/kilo-thinking.working).
-      { state: 'working', when: interrupt },
-    ],
+    // A fork of opencode: the same screen ("esc interrupt" while a request runs, screens/kilo-thinking.working).
+    rules: OPENCODE_RULES,
     otherwise: 'idle',
   },
   {
