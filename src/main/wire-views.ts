@@ -109,18 +109,22 @@ export function tabInfo(registry: Registry, tab: TabRecord): TabInfo {
     tab_id: tabStableId(tab.workspace.uid, tab.uid),
     workspace_id: String(tab.workspace.position),
     number: tab.workspace.tabs.indexOf(tab) + 1,
-    label: tab.customLabel ?? registry.rootPane(tab)?.cwdLabel ?? 'shell',
+    label: tab.customLabel ?? directoryLabel(registry, tab),
     focused: registry.isFocusedTab(tab),
     pane_count: panes.length,
     agent_status: aggregateStatus(panes),
   }, { workspace_id: workspaceStableId(tab.workspace.uid) });
 }
 
-/** The label a client set, else the directory name of its first tab's root pane. */
+/** The label a client set, else its first tab's directory label. */
 function workspaceLabel(registry: Registry, workspace: WorkspaceRecord): string {
-  if (workspace.customLabel !== undefined) return workspace.customLabel;
   const first = workspace.tabs[0];
-  return (first && registry.rootPane(first)?.cwdLabel) ?? 'shell';
+  return workspace.customLabel ?? (first ? directoryLabel(registry, first) : 'shell');
+}
+
+/** A tab's label from its root pane's directory (docs/protocol.md §4), `shell` while unknown. */
+function directoryLabel(registry: Registry, tab: TabRecord): string {
+  return registry.rootPane(tab)?.cwdLabel ?? 'shell';
 }
 
 /** docs/protocol.md §10.4: the state of the workspace's highest-priority pane. */
