@@ -2,13 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { VERSION } from '../src/protocol/version.js';
-import { type TestServer, herdrCli, rawExchange, readUntil, startServer } from './helpers/server.js';
+import { type TestServer, herdrCli, oneAnswer, readUntil, startServer } from './helpers/server.js';
 
-async function raw(server: TestServer, request: object): Promise<Record<string, any>> {
-  const { lines } = await rawExchange(server.socketPath, `${JSON.stringify(request)}\n`);
-  assert.equal(lines.length, 1, `one response line for ${JSON.stringify(request)}`);
-  return JSON.parse(lines[0] ?? '');
-}
+const raw = (server: TestServer, request: object) => oneAnswer(server.socketPath, request);
 
 describe('docs/protocol.md §12 conformance', () => {
   let server: TestServer;

@@ -9,14 +9,10 @@ import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EventClient } from './helpers/events.js';
-import { type TestServer, eventually, promptShown, rawExchange, readUntil, startServer } from './helpers/server.js';
+import { type TestServer, eventually, oneAnswer, promptShown, rawExchange, readUntil, startServer } from './helpers/server.js';
 
 /** One request on a fresh connection to `socket`, with extra envelope keys; the answer line. */
-async function ask(socket: string, method: string, params: object = {}, envelope: object = {}): Promise<Record<string, any>> {
-  const { lines } = await rawExchange(socket, `${JSON.stringify({ id: 'd', method, params, ...envelope })}\n`);
-  assert.ok(lines[0], `an answer to ${method}`);
-  return JSON.parse(lines[0]) as Record<string, any>;
-}
+const ask = (socket: string, method: string, params: object = {}, envelope: object = {}) => oneAnswer(socket, { id: 'd', method, params, ...envelope });
 
 const CAPABILITIES = { live_handoff: false, detached_server_daemon: false, surface_interest: false, health_check: false };
 

@@ -2,6 +2,7 @@
  * Test helpers over the shared harness (harness/server.ts starts a real
  * server): raw exchanges, workspaces, reads until a condition, the CLI.
  */
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { HerdrError } from '../../src/client/client.js';
 import { connect } from 'node:net';
@@ -42,6 +43,13 @@ export function rawExchange(
       resolve({ lines: splitLines(data), closedByServer: true });
     });
   });
+}
+
+/** One request line on a fresh connection: its one answer, parsed. */
+export async function oneAnswer(socketPath: string, request: object): Promise<Record<string, any>> {
+  const { lines } = await rawExchange(socketPath, `${JSON.stringify(request)}\n`);
+  assert.equal(lines.length, 1, `one response line for ${JSON.stringify(request)}`);
+  return JSON.parse(lines[0] ?? '') as Record<string, any>;
 }
 
 function splitLines(data: string): string[] {
