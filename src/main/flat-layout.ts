@@ -5,7 +5,6 @@
  */
 import type { PaneLayoutSnapshot } from '../protocol/pane-layout.js';
 import { currentPaneIds, paneIds, tabStableId, withCurrentView, workspaceStableId } from './ids.js';
-import { layoutOrder } from './layout.js';
 import { placeLayout, tiledArea } from './layout-geometry.js';
 import type { Registry, TabRecord } from './registry.js';
 
@@ -17,7 +16,7 @@ export function splitId(index: number, path: readonly boolean[]): string {
 /** A tab's layout as herdr's PaneLayoutSnapshot. */
 export function flatLayout(registry: Registry, tree: TabRecord): PaneLayoutSnapshot {
   const { workspace } = tree;
-  const focused = registry.paneByUid(tree.focusedPaneUid) ?? registry.paneByUid(layoutOrder(tree.layout)[0] ?? 0);
+  const focused = registry.paneByUid(tree.focusedPaneUid) ?? registry.rootPane(tree);
   const area = tiledArea(tree.layout, (uid) => registry.paneByUid(uid));
   const placed = placeLayout(tree.layout, area);
   const panes = placed.panes.flatMap(({ paneUid, rect }) => {
