@@ -8,6 +8,7 @@ import { addDialStdioCommand } from './commands/dial-stdio.js';
 import { addFleetCommands } from './commands/fleet.js';
 import { addLayoutCommands } from './commands/layout.js';
 import { addMcpCommand } from './commands/mcp.js';
+import { addWebCommand } from './commands/web.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
@@ -45,6 +46,7 @@ addStatusCommand(program);
 addLayoutCommands(program);
 addWorktreeCommands(program);
 addMcpCommand(program);
+addWebCommand(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

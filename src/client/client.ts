@@ -220,7 +220,7 @@ export class HerdrClient {
    * and screen, then the iterator yields its output (base64), resizes,
    * resyncs and, last, its exit. Closing it ends the stream.
    */
-  stream(paneId: string, options: { id?: string } = {}): Promise<PaneOutputStream> {
+  stream(paneId: string, options: { id?: string; look?: boolean } = {}): Promise<PaneOutputStream> {
     return PaneOutputStream.open(this.dialer, paneId, options);
   }
 

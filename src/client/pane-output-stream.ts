@@ -7,8 +7,10 @@ export class PaneOutputStream extends ServerStream<PaneStreamLine> {
   /** The ack: the pane's ids and size, and its screen as escape sequences when the stream began. */
   started!: PaneStreamStarted;
 
-  static async open(target: string | Dialer, paneId: string, options: { id?: string } = {}): Promise<PaneOutputStream> {
-    const request: StreamRequest<'pane.stream'> = { id: options.id ?? 'stream', method: 'pane.stream', params: { pane_id: paneId } };
+  /** `look: false`: a glance that leaves a `done` agent `done` (docs/protocol.md §9.5). */
+  static async open(target: string | Dialer, paneId: string, options: { id?: string; look?: boolean } = {}): Promise<PaneOutputStream> {
+    const params = options.look === undefined ? { pane_id: paneId } : { pane_id: paneId, look: options.look };
+    const request: StreamRequest<'pane.stream'> = { id: options.id ?? 'stream', method: 'pane.stream', params };
     const { stream, ack } = await ServerStream.connect<'pane.stream', PaneStreamLine, PaneOutputStream>(asDialer(target), request, (socket) => new PaneOutputStream(socket));
     stream.started = ack;
     return stream;

@@ -26,6 +26,12 @@ export interface Dialer {
   dial(): Promise<Duplex>;
 }
 
+/** One server of several (`herdr watch`, `herdr fleet`, `herdr mcp`, `herdr web`): its host (undefined: the local one) and how to reach it. */
+export interface HostTarget {
+  host: string | undefined;
+  dialer: Dialer;
+}
+
 export interface TargetOptions {
   socketPath?: string;
   /** `[user@]host` of a remote server. */

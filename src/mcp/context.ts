@@ -6,18 +6,13 @@
  * server's `buildbox/w1:p3`, the local server's `w1:p3` as it is.
  */
 import { HerdrClient } from '../client/client.js';
-import type { Dialer } from '../client/transport.js';
+import type { HostTarget } from '../client/transport.js';
 import { ToolError } from './tool-result.js';
 
 export interface Host {
   /** undefined for the local server. */
   readonly name: string | undefined;
   readonly client: HerdrClient;
-}
-
-export interface HostTarget {
-  host: string | undefined;
-  dialer: Dialer;
 }
 
 export class McpContext {

@@ -28,7 +28,7 @@ export class ScreenWatch {
   /** Starts watching a pane (`paneId` on `client`'s server, known as `key`); rejects as `pane.stream` does (pane_not_found). */
   async watch(key: string, client: HerdrClient, paneId: string): Promise<void> {
     if (this.watches.has(key)) return;
-    const stream = await client.stream(paneId, { id: `mcp:screen:${paneId}` });
+    const stream = await client.stream(paneId, { id: `mcp:screen:${paneId}`, look: false });
     if (this.watches.has(key)) return stream.close();
     const watch: Watch = { stream, lastSent: 0, timer: undefined };
     this.watches.set(key, watch);

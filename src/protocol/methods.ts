@@ -219,7 +219,10 @@ export const METHODS = {
     changesState: false,
   },
   'pane.stream': {
-    params: z.object({ pane_id: paneId }),
+    params: z.object({
+      pane_id: paneId,
+      look: optional(z.boolean().describe('EXT: false for a glance (a dashboard tile, a watched resource): a `done` agent stays `done`; default true, as an attach')),
+    }),
     result: paneStreamStartedSchema,
     changesState: false,
   },

@@ -1,17 +1,12 @@
 /** The servers of a fleet command (`herdr watch`, `herdr fleet …`): the local one and every `--host`. */
 import type { Command } from 'commander';
-import { type Dialer, dialerFor } from '../../client/transport.js';
+import { type HostTarget, dialerFor } from '../../client/transport.js';
 
 export interface FleetFlags {
   socket?: string;
   host: string[];
   local: boolean;
   sshCommand?: string;
-}
-
-export interface FleetTarget {
-  host: string | undefined;
-  dialer: Dialer;
 }
 
 /** Adds the options every fleet command takes. */
@@ -23,10 +18,10 @@ export function fleetOptions(command: Command): Command {
     .option('--socket <path>', 'the local server\'s socket path');
 }
 
-export function fleetTargets(flags: FleetFlags): FleetTarget[] {
+export function fleetTargets(flags: FleetFlags): HostTarget[] {
   const hosts = [...new Set([...flags.host, ...(flags.host.length === 0 && process.env.HERDR_HOST ? [process.env.HERDR_HOST] : [])])];
   const sshCommand = flags.sshCommand ?? process.env.HERDR_SSH_COMMAND;
-  const targets: FleetTarget[] = flags.local || hosts.length === 0 ? [{ host: undefined, dialer: dialerFor(flags.socket ? { socketPath: flags.socket } : {}) }] : [];
+  const targets: HostTarget[] = flags.local || hosts.length === 0 ? [{ host: undefined, dialer: dialerFor(flags.socket ? { socketPath: flags.socket } : {}) }] : [];
   for (const host of hosts) targets.push({ host, dialer: dialerFor({ host, ...(sshCommand ? { sshCommand } : {}) }) });
   return targets;
 }

@@ -11,10 +11,11 @@ import { HostFeed } from '../fleet/host-feed.js';
 import { printJson } from '../output.js';
 import { Fleet, compareRows } from '../watch/fleet.js';
 import { plainTable } from '../watch/table.js';
-import { type FleetFlags, type FleetTarget, fleetOptions, fleetTargets } from './fleet-targets.js';
+import type { HostTarget } from '../../client/transport.js';
+import { type FleetFlags, fleetOptions, fleetTargets } from './fleet-targets.js';
 
 /** The table once (`watch --once`, `fleet list`); an unreachable server is one line on stderr and exit 1, after the others' rows. */
-export async function printFleetTable(targets: FleetTarget[], hosts: boolean): Promise<number> {
+export async function printFleetTable(targets: HostTarget[], hosts: boolean): Promise<number> {
   const results = await Promise.all(
     targets.map(async (target) => {
       const client = new HerdrClient({ dialer: target.dialer, keepAlive: false });

@@ -55,6 +55,7 @@ export class HostFeed {
     readonly host: string | undefined,
     readonly dialer: Dialer,
     private readonly listener: FeedListener,
+    private readonly subscriptions: SubscriptionSpec[] = FLEET_SUBSCRIPTIONS,
   ) {
     this.client = new HerdrClient({ dialer });
     this.fleet = new Fleet(host);
@@ -77,7 +78,7 @@ export class HostFeed {
     let subscription: Subscription | undefined;
     try {
       const options = this.lastSeq === undefined ? { id: 'cli:fleet' } : { id: 'cli:fleet', since: this.lastSeq };
-      subscription = await this.client.subscribe(FLEET_SUBSCRIPTIONS, options);
+      subscription = await this.client.subscribe(this.subscriptions, options);
       await this.reload();
     } catch (error) {
       subscription?.close();

@@ -6,7 +6,8 @@
  * those events ask for a reload, which puts every id right again.
  */
 import type { TypedEventLine } from '../../protocol/events.js';
-import type { AgentState, PaneInfo, WorkspaceInfo } from '../../protocol/objects.js';
+import type { AgentState, AgentStatus } from '../../protocol/enums.js';
+import type { PaneInfo, WorkspaceInfo } from '../../protocol/objects.js';
 
 export interface FleetRow {
   /** The server's host; undefined for the local server. */
@@ -20,6 +21,8 @@ export interface FleetRow {
   order: number;
   agent: string | undefined;
   state: AgentState;
+  /** The state with `done` (docs/protocol.md §13.2). */
+  status: AgentStatus;
   /** When the state took its value (ms since the epoch). */
   since: number;
   lastExitCode: number | undefined;
@@ -66,9 +69,16 @@ export class Fleet {
         if (!row) return { changed: false, reload: true };
         if (row.state !== line.data.state) row.since = now;
         row.state = line.data.state;
+        row.status = line.data.agent_status;
         row.agent = line.data.agent;
         // A blocked agent's question comes with pane_info, not with the event.
         return { changed: true, reload: true };
+      }
+      case 'pane.agent_status_changed': {
+        // Only where subscribed (herdr web): `done` ↔ `idle` changes no state.
+        const row = this.byPaneId.get(line.data.pane_id);
+        if (row) row.status = line.data.agent_status;
+        return { changed: row !== undefined, reload: row === undefined };
       }
       case 'pane_agent_detected': {
         const row = this.byPaneId.get(line.data.pane_id);
@@ -109,6 +119,7 @@ export class Fleet {
       order,
       agent: pane.agent,
       state: pane.agent_state,
+      status: pane.agent_status,
       since: pane.agent_state_since,
       lastExitCode: pane.last_exit_code,
       cwd: pane.cwd,

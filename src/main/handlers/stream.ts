@@ -19,8 +19,8 @@ export function registerStreamHandlers(router: Router, { registry, shards, strea
         return shards.refused(pane, error, 'pane_not_found');
       });
       connection.streaming = true;
-      // An attach is a look: a `done` agent is `idle` from here.
-      lookedAt(pane, batch);
+      // An attach is a look: a `done` agent is `idle` from here. A tile on a dashboard is only a glance.
+      if (params.look !== false) lookedAt(pane, batch);
       afterResponse(() => stream.start(screen));
       return {
         type: 'stream_started',

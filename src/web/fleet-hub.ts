@@ -1,0 +1,101 @@
+/**
+ * The fleet as every page of one `herdr web` sees it: one HostFeed per server
+ * (the same event subscription and lists as `herdr watch`, plus
+ * `pane.agent_status_changed` for `done`), shared by all pages, its rows sent
+ * to them at most every 200 ms when something changed.
+ */
+import { FLEET_SUBSCRIPTIONS, type FeedStatus, HostFeed } from '../cli/fleet/host-feed.js';
+import type { FleetRow } from '../cli/watch/fleet.js';
+import type { HostTarget } from '../client/transport.js';
+import type { HostState, ServerMessage, TileRow } from './wire.js';
+
+const WEB_SUBSCRIPTIONS = [...FLEET_SUBSCRIPTIONS, { type: 'pane.agent_status_changed' as const }];
+const SEND_EVERY_MS = 200;
+export const LOCAL_HOST = 'local';
+
+type FleetMessage = Extract<ServerMessage, { t: 'fleet' }>;
+
+export class FleetHub {
+  readonly feeds: HostFeed[];
+  private readonly listeners = new Set<(message: FleetMessage) => void>();
+  private latest: FleetMessage = { t: 'fleet', rows: [], hosts: [] };
+  private timer: NodeJS.Timeout | undefined;
+  private lastSent = -Infinity;
+
+  constructor(targets: readonly HostTarget[]) {
+    this.feeds = targets.map((target) => new HostFeed(target.host, target.dialer, { changed: () => this.changed() }, WEB_SUBSCRIPTIONS));
+    this.latest = this.build();
+  }
+
+  start(): void {
+    for (const feed of this.feeds) feed.start();
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    for (const feed of this.feeds) feed.stop();
+  }
+
+  /** The feed of a host name (`local` or a `--host`); the first when none is named. */
+  feed(host: string | undefined): HostFeed | undefined {
+    if (host === undefined) return this.feeds[0];
+    return this.feeds.find((feed) => (feed.host ?? LOCAL_HOST) === host);
+  }
+
+  hostNames(): string[] {
+    return this.feeds.map((feed) => feed.host ?? LOCAL_HOST);
+  }
+
+  /** Calls `listener` with the rows now, then whenever they change; returns the unsubscribe. */
+  listen(listener: (message: FleetMessage) => void): () => void {
+    this.listeners.add(listener);
+    listener(this.latest);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastSent + SEND_EVERY_MS - performance.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.lastSent = performance.now();
+      this.latest = this.build();
+      for (const listener of this.listeners) listener(this.latest);
+    }, wait);
+  }
+
+  private build(): FleetMessage {
+    const rows: TileRow[] = [];
+    const hosts: HostState[] = [];
+    for (const feed of this.feeds) {
+      const name = feed.host ?? LOCAL_HOST;
+      hosts.push({ name, ...hostStatus(feed.status) });
+      for (const row of feed.fleet.rows()) rows.push(tileRow(name, row));
+    }
+    return { t: 'fleet', rows, hosts };
+  }
+}
+
+function hostStatus(status: FeedStatus): Omit<HostState, 'name'> {
+  return status.kind === 'unreachable' ? { status: status.kind, message: status.message } : { status: status.kind };
+}
+
+function tileRow(host: string, row: FleetRow): TileRow {
+  const tile: TileRow = {
+    key: `${host}/${row.stableId}`,
+    host,
+    pane: row.stableId,
+    workspace: row.workspaceId,
+    workspaceLabel: row.workspaceLabel,
+    workspaceNumber: row.workspaceNumber,
+    order: row.order,
+    state: row.state,
+    status: row.status,
+    since: row.since,
+  };
+  if (row.agent !== undefined) tile.agent = row.agent;
+  if (row.lastExitCode !== undefined) tile.lastExitCode = row.lastExitCode;
+  if (row.cwd !== undefined) tile.cwd = row.cwd;
+  if (row.status === 'blocked' && row.message !== undefined) tile.question = row.message;
+  return tile;
+}

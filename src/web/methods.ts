@@ -1,0 +1,37 @@
+/**
+ * The methods the page may call through `herdr web`: what the fleet view,
+ * the large pane and its actions use, and no more (no `server.stop`, no
+ * hook reports). `--read-only` keeps only the ones that change nothing.
+ */
+import type { MethodName } from '../protocol/methods.js';
+
+const READ_METHODS = [
+  'ping',
+  'session.snapshot',
+  'workspace.list',
+  'workspace.get',
+  'pane.list',
+  'pane.get',
+  'pane.read',
+  'agent.list',
+  'agent.get',
+  'agent.read',
+  'worktree.list',
+] as const satisfies readonly MethodName[];
+
+const WRITE_METHODS = [
+  'pane.send_text',
+  'pane.send_keys',
+  'pane.send_input',
+  'pane.resize',
+  'pane.close',
+  'agent.prompt',
+  'agent.start',
+  'agent.send_keys',
+  'worktree.create',
+  'workspace.create',
+] as const satisfies readonly MethodName[];
+
+export function allowedMethods(readOnly: boolean): ReadonlySet<string> {
+  return new Set<string>(readOnly ? READ_METHODS : [...READ_METHODS, ...WRITE_METHODS]);
+}

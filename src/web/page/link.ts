@@ -1,0 +1,124 @@
+/**
+ * The page's one WebSocket to `herdr web` (src/web/wire.ts): method calls
+ * answered by id, pane streams by id (notices as JSON, output as binary
+ * frames), and the fleet's rows. When the socket drops, it is opened again
+ * after a second; open streams are told they failed, so their tiles open
+ * them again (the new ack redraws the screen).
+ */
+import type { ApiError, PageMessage, ServerMessage, StreamNotice } from '../wire.js';
+
+type Hello = Extract<ServerMessage, { t: 'hello' }>;
+type Fleet = Extract<ServerMessage, { t: 'fleet' }>;
+
+export class CallError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+export interface StreamHandler {
+  notice(notice: StreamNotice): void;
+  output(bytes: Uint8Array): void;
+}
+
+export interface LinkListener {
+  hello(hello: Hello): void;
+  fleet(fleet: Fleet): void;
+  connection(up: boolean): void;
+}
+
+const RECONNECT_MS = 1000;
+const OUTPUT_HEADER_BYTES = 4;
+
+export class Link {
+  private socket: WebSocket | undefined;
+  private nextId = 1;
+  private readonly calls = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  private readonly streams = new Map<number, StreamHandler>();
+
+  constructor(private readonly listener: LinkListener) {}
+
+  connect(): void {
+    const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);
+    socket.binaryType = 'arraybuffer';
+    this.socket = socket;
+    socket.onopen = () => this.listener.connection(true);
+    socket.onmessage = (event: MessageEvent<string | ArrayBuffer>) => this.received(event.data);
+    socket.onclose = () => {
+      this.socket = undefined;
+      this.listener.connection(false);
+      const lost = { code: 'connection_lost', message: 'the connection to herdr web was lost' };
+      for (const call of this.calls.values()) call.reject(new CallError(lost.code, lost.message));
+      this.calls.clear();
+      const streams = [...this.streams.values()];
+      this.streams.clear();
+      for (const stream of streams) stream.notice({ event: 'stream_failed', error: lost });
+      setTimeout(() => this.connect(), RECONNECT_MS);
+    };
+  }
+
+  get up(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  /** An API call on the named server; rejects with CallError. */
+  call<T = unknown>(method: string, params: object, host?: string): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      if (!this.up) return reject(new CallError('connection_lost', 'not connected to herdr web'));
+      this.calls.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      this.send({ t: 'call', id, method, params, ...(host === undefined ? {} : { host }) });
+    });
+  }
+
+  /** Opens a pane.stream; returns its id (for unstream), or undefined when not connected. */
+  stream(host: string, pane: string, handler: StreamHandler, options: { live?: boolean; look?: boolean } = {}): number | undefined {
+    if (!this.up) return undefined;
+    const id = this.nextId++;
+    this.streams.set(id, handler);
+    this.send({ t: 'stream', id, host, pane, ...options });
+    return id;
+  }
+
+  unstream(id: number): void {
+    if (!this.streams.delete(id)) return;
+    if (this.up) this.send({ t: 'unstream', id });
+  }
+
+  private send(message: PageMessage): void {
+    this.socket?.send(JSON.stringify(message));
+  }
+
+  private received(data: string | ArrayBuffer): void {
+    if (typeof data !== 'string') {
+      const id = new DataView(data).getUint32(0, true);
+      this.streams.get(id)?.output(new Uint8Array(data, OUTPUT_HEADER_BYTES));
+      return;
+    }
+    const message = JSON.parse(data) as ServerMessage;
+    switch (message.t) {
+      case 'hello':
+        return this.listener.hello(message);
+      case 'fleet':
+        return this.listener.fleet(message);
+      case 'answer': {
+        const call = this.calls.get(message.id);
+        this.calls.delete(message.id);
+        if (message.error) call?.reject(callError(message.error));
+        else call?.resolve(message.result);
+        return;
+      }
+      case 'stream': {
+        const handler = this.streams.get(message.id);
+        const ends = message.notice.event === 'stream_failed' || message.notice.event === 'pane.exited';
+        if (ends) this.streams.delete(message.id);
+        handler?.notice(message.notice);
+        return;
+      }
+    }
+  }
+}
+
+function callError(error: ApiError): CallError {
+  return new CallError(error.code, error.message);
+}

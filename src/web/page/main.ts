@@ -1,0 +1,134 @@
+/**
+ * The page's entry point: wires the link to herdr web, the grid, the large
+ * pane, the filters and the "+ agent" dialog. The URL's hash names the pane
+ * open large (`#pane=local/w1:p3`), so the browser's back button returns to
+ * the grid and a link can open one pane.
+ */
+import '@xterm/xterm/css/xterm.css';
+import './style.css';
+import type { AgentStatus } from '../../protocol/enums.js';
+import type { MenuOption } from '../menu-options.js';
+import type { HostState, PageProbe, ServerMessage, TileRow } from '../wire.js';
+import { byId, element } from './format.js';
+import { type Filters, STATUS_LABELS, STATUS_ORDER, TileGrid, stateChips } from './grid.js';
+import { Link } from './link.js';
+import { PaneView } from './pane-view.js';
+import { offerHosts, setUpStartAgent } from './start-agent.js';
+
+const filters: Filters = { statuses: new Set(), agent: '', text: '' };
+let rows: TileRow[] = [];
+let hosts: HostState[] = [];
+let grid: TileGrid | undefined;
+let paneView: PaneView | undefined;
+let statusTimer: number | undefined;
+
+function say(message: string): void {
+  const line = byId('status-line');
+  line.textContent = message;
+  window.clearTimeout(statusTimer);
+  statusTimer = window.setTimeout(() => (line.textContent = ''), 6000);
+}
+
+function answer(row: TileRow, option: MenuOption): void {
+  link
+    .call('pane.send_keys', { pane_id: row.pane, keys: [option.key] }, row.host)
+    .then(() => say(`answered ${option.key} (${option.label}) in ${row.pane}`))
+    .catch((error: Error) => say(error.message));
+}
+
+function start(hello: Extract<ServerMessage, { t: 'hello' }>): void {
+  document.body.classList.toggle('read-only', hello.readOnly);
+  offerHosts(hello.hosts);
+  if (grid) return;
+  grid = new TileGrid(byId('grid'), link, { open: (row) => (location.hash = `pane=${encodeURIComponent(row.key)}`), answer }, hello.readOnly);
+  paneView = new PaneView(link, hello.readOnly, { answer, say, closed: () => (location.hash = '') });
+  stateChips(byId('state-filters'), filters, render);
+  byId<HTMLSelectElement>('agent-filter').addEventListener('change', (event) => {
+    filters.agent = (event.target as HTMLSelectElement).value;
+    render();
+  });
+  byId<HTMLInputElement>('text-filter').addEventListener('input', (event) => {
+    filters.text = (event.target as HTMLInputElement).value.trim();
+    render();
+  });
+  byId<HTMLSelectElement>('tile-size').addEventListener('change', (event) => {
+    byId('grid').style.setProperty('--tile-width', (event.target as HTMLSelectElement).value);
+  });
+  if (!hello.readOnly) setUpStartAgent(link, say);
+  window.addEventListener('hashchange', route);
+}
+
+function render(): void {
+  if (!grid) return;
+  const shown = grid.show(rows, filters, hosts.length > 1);
+  byId('empty').hidden = rows.length > 0;
+  const counts = new Map<AgentStatus, number>();
+  for (const row of rows) counts.set(row.status, (counts.get(row.status) ?? 0) + 1);
+  byId('counts').replaceChildren(
+    ...(Object.keys(STATUS_ORDER) as AgentStatus[])
+      .filter((status) => counts.has(status))
+      .map((status) => Object.assign(element('span', `count ${status}`, `${counts.get(status)} ${STATUS_LABELS[status]}`), { title: `${status} panes` })),
+    element('span', 'count shown', shown === rows.length ? '' : `(${shown} shown)`),
+  );
+  agentChoices();
+  byId('hosts').replaceChildren(
+    ...hosts
+      .filter((host) => hosts.length > 1 || host.status !== 'live')
+      .map((host) => Object.assign(element('span', `host ${host.status}`, host.name), { title: host.message ?? host.status })),
+  );
+  route();
+}
+
+/** The agent filter offers the agents there are (and keeps the chosen one while it is gone). */
+function agentChoices(): void {
+  const select = byId<HTMLSelectElement>('agent-filter');
+  const agents = [...new Set(rows.flatMap((row) => (row.agent ? [row.agent] : [])).concat(filters.agent ? [filters.agent] : []))].sort();
+  const have = [...select.options].slice(1).map((option) => option.value);
+  if (have.join('\n') === agents.join('\n')) return;
+  select.replaceChildren(Object.assign(document.createElement('option'), { value: '', textContent: 'every agent' }), ...agents.map((agent) => Object.assign(document.createElement('option'), { value: agent, textContent: agent })));
+  select.value = filters.agent;
+}
+
+/** Opens, updates or closes the large pane as the hash says. */
+function route(): void {
+  if (!paneView) return;
+  const key = new URLSearchParams(location.hash.slice(1)).get('pane');
+  const row = key === null ? undefined : rows.find((candidate) => candidate.key === key);
+  if (!row) {
+    if (paneView.key !== undefined) {
+      if (key !== null) say(`${key} is gone`);
+      paneView.close();
+      if (key !== null) location.hash = '';
+    }
+    return;
+  }
+  if (paneView.key === row.key) paneView.update(row);
+  else paneView.open(row);
+}
+
+const link = new Link({
+  hello: start,
+  fleet: (message) => {
+    rows = message.rows;
+    hosts = message.hosts;
+    render();
+  },
+  connection: (up) => {
+    document.body.classList.toggle('offline', !up);
+    if (!up) say('reconnecting to herdr web…');
+  },
+});
+link.connect();
+
+/** What tests and the bench read (through Playwright): the grid's order and its streams. */
+declare global {
+  interface Window {
+    herdrWeb: PageProbe;
+  }
+}
+window.herdrWeb = {
+  order: () => [...document.querySelectorAll<HTMLElement>('#grid .tile')].map((tile) => tile.dataset.key ?? ''),
+  streaming: () => grid?.streaming ?? 0,
+  tileLines: (key) => grid?.tile(key)?.screenLines() ?? [],
+  paneLines: () => paneView?.screenLines() ?? [],
+};

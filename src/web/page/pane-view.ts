@@ -1,0 +1,166 @@
+/**
+ * One pane large: its terminal at full size, live (`pane.stream`, sent as it
+ * comes), and typed into: what xterm.js makes of each key or paste (the
+ * sequences the program asked for, bracketed paste when it turned that on)
+ * goes to the pane with `pane.send_text`, as `herdr pane attach` sends it.
+ * Opening a pane is looking at it (a `done` agent turns `idle`). Its toolbar:
+ * the blocked agent's options, a prompt (`agent.prompt`), fit to the window
+ * (`pane.resize`), close (`pane.close`). Back to the grid leaves it running.
+ */
+import { FitAddon } from '@xterm/addon-fit';
+import { type MenuOption, menuOptions } from '../menu-options.js';
+import type { TileRow } from '../wire.js';
+import { byId, element, shortPath, tileName } from './format.js';
+import type { Link } from './link.js';
+import { StreamedTerminal } from './streamed-terminal.js';
+
+const FONT_SIZE = 14;
+
+export interface PaneViewActions {
+  answer(row: TileRow, option: MenuOption): void;
+  say(message: string): void;
+  closed(): void;
+}
+
+export class PaneView {
+  private readonly root = byId('pane-view');
+  private readonly title = byId('pane-title');
+  private readonly question = byId('pane-question');
+  private readonly optionsBar = byId('pane-options');
+  private readonly holder = byId('pane-terminal');
+  private screen: StreamedTerminal | undefined;
+  private row: TileRow | undefined;
+  private shownOptions = '';
+
+  constructor(
+    private readonly link: Link,
+    private readonly readOnly: boolean,
+    private readonly actions: PaneViewActions,
+  ) {
+    byId('back').addEventListener('click', () => this.actions.closed());
+    byId('fit').addEventListener('click', () => void this.fit());
+    byId('close-pane').addEventListener('click', () => void this.closePane());
+    byId<HTMLFormElement>('prompt-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.prompt();
+    });
+  }
+
+  get key(): string | undefined {
+    return this.row?.key;
+  }
+
+  open(row: TileRow): void {
+    this.close();
+    this.row = row;
+    this.root.hidden = false;
+    const screen = new StreamedTerminal(
+      this.link,
+      { live: true, look: true, fontSize: FONT_SIZE, input: !this.readOnly },
+      {
+        exited: () => this.actions.say(`${row.pane} exited`),
+        failed: (message) => this.actions.say(`${row.pane}: ${message}`),
+      },
+    );
+    this.screen = screen;
+    screen.term.open(this.holder);
+    if (!this.readOnly) {
+      screen.term.onData((text) => this.send('pane.send_text', { pane_id: row.pane, text }));
+      screen.term.onBinary((text) => this.send('pane.send_text', { pane_id: row.pane, text }));
+    }
+    screen.term.onWriteParsed(() => this.showOptions());
+    screen.attach({ host: row.host, pane: row.pane });
+    screen.term.focus();
+    this.update(row);
+  }
+
+  /** The row changed (state, question): the toolbar follows. */
+  update(row: TileRow): void {
+    if (row.key !== this.row?.key) return;
+    this.row = row;
+    this.root.dataset.status = row.status;
+    this.title.textContent = `${tileName(row)} · ${row.status} · ${row.pane} · ${shortPath(row.cwd)}${row.host === 'local' ? '' : ` · ${row.host}`}`;
+    this.question.textContent = row.status === 'blocked' ? row.question ?? 'waiting for an answer' : '';
+    this.showOptions();
+  }
+
+  close(): void {
+    this.screen?.dispose();
+    this.screen = undefined;
+    this.row = undefined;
+    this.shownOptions = '';
+    this.optionsBar.replaceChildren();
+    this.root.hidden = true;
+  }
+
+  /** The screen's lines as text. */
+  screenLines(): string[] {
+    return this.screen?.lines() ?? [];
+  }
+
+  private showOptions(): void {
+    const row = this.row;
+    const options = row && row.status === 'blocked' && !this.readOnly ? menuOptions(this.screenLines()) : [];
+    const shown = JSON.stringify(options);
+    if (shown === this.shownOptions || !row) return;
+    this.shownOptions = shown;
+    this.optionsBar.replaceChildren(
+      ...options.map((option) => {
+        const button = element('button', 'option', `${option.key}. ${option.label}`);
+        button.type = 'button';
+        button.addEventListener('click', () => {
+          this.actions.answer(row, option);
+          this.screen?.term.focus();
+        });
+        return button;
+      }),
+    );
+  }
+
+  private send(method: string, params: object): void {
+    const row = this.row;
+    if (row) this.link.call(method, params, row.host).catch((error: Error) => this.actions.say(error.message));
+  }
+
+  /** Resizes the pane to what fits this window (the program sees SIGWINCH, as in any terminal). */
+  private async fit(): Promise<void> {
+    const row = this.row;
+    const term = this.screen?.term;
+    if (!row || !term) return;
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    const size = fit.proposeDimensions();
+    fit.dispose();
+    if (!size || !(size.cols > 0 && size.rows > 0)) return;
+    try {
+      await this.link.call('pane.resize', { pane_id: row.pane, cols: size.cols, rows: size.rows }, row.host);
+    } catch (error) {
+      this.actions.say((error as Error).message);
+    }
+  }
+
+  private async prompt(): Promise<void> {
+    const row = this.row;
+    const input = byId<HTMLInputElement>('prompt-text');
+    const text = input.value;
+    if (!row || text.trim() === '') return;
+    try {
+      await this.link.call('agent.prompt', { target: row.pane, text }, row.host);
+      input.value = '';
+      this.actions.say(`prompted ${tileName(row)} in ${row.pane}`);
+    } catch (error) {
+      this.actions.say((error as Error).message);
+    }
+  }
+
+  private async closePane(): Promise<void> {
+    const row = this.row;
+    if (!row || !window.confirm(`Close ${row.pane} (${tileName(row)})? Its program gets a hangup.`)) return;
+    try {
+      await this.link.call('pane.close', { pane_id: row.pane }, row.host);
+      this.actions.closed();
+    } catch (error) {
+      this.actions.say((error as Error).message);
+    }
+  }
+}

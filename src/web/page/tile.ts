@@ -1,0 +1,156 @@
+/**
+ * One pane in the grid: a header (agent, state and for how long, last exit
+ * code, host), its screen live and scaled down, its directory, and for a
+ * blocked agent the question with one button per menu option. The screen is
+ * streamed only while the tile is on screen, as a glance (`look: false`), so a
+ * `done` agent stays `done` until someone opens it.
+ */
+import { type MenuOption, menuOptions } from '../menu-options.js';
+import type { TileRow } from '../wire.js';
+import { age, element, shortPath, tileName } from './format.js';
+import type { Link } from './link.js';
+import { StreamedTerminal } from './streamed-terminal.js';
+
+/** A tile that left the screen keeps its stream this long, so scrolling back and forth does not reopen it. */
+const HIDE_AFTER_MS = 1000;
+const OPTIONS_AFTER_MS = 250;
+/** Drawn at this size, then scaled down to the tile's width. */
+const TILE_FONT_SIZE = 11;
+
+export interface TileActions {
+  open(row: TileRow): void;
+  answer(row: TileRow, option: MenuOption): void;
+}
+
+export class Tile {
+  readonly root: HTMLElement;
+  row: TileRow;
+  private readonly screen: StreamedTerminal;
+  private readonly name = element('span', 'name');
+  private readonly state = element('span', 'state');
+  private readonly ageText = element('span', 'age');
+  private readonly exit = element('span', 'exit');
+  private readonly host = element('span', 'host');
+  private readonly cwd = element('div', 'cwd');
+  private readonly question = element('div', 'question');
+  private readonly options = element('div', 'options');
+  private readonly holder = element('div', 'tile-screen');
+  private readonly inner = element('div', 'tile-term');
+  private hideTimer: number | undefined;
+  private optionsTimer: number | undefined;
+  private shownOptions = '';
+
+  constructor(
+    row: TileRow,
+    link: Link,
+    private readonly actions: TileActions,
+    private readonly showHost: boolean,
+    private readonly readOnly: boolean,
+  ) {
+    this.row = row;
+    this.root = element('article', 'tile');
+    this.root.dataset.key = row.key;
+    this.root.tabIndex = 0;
+    const head = element('header');
+    head.append(this.name, this.state, this.ageText, this.exit, this.host);
+    this.holder.append(this.inner);
+    this.root.append(head, this.holder, this.cwd, this.question, this.options);
+    this.root.addEventListener('click', (event) => {
+      if (!(event.target instanceof HTMLButtonElement)) this.actions.open(this.row);
+    });
+    this.root.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && event.target === this.root) this.actions.open(this.row);
+    });
+    this.screen = new StreamedTerminal(
+      link,
+      { live: false, look: false, fontSize: TILE_FONT_SIZE, input: false },
+      { resized: () => requestAnimationFrame(() => this.scale()) },
+    );
+    this.screen.term.onWriteParsed(() => this.optionsSoon());
+  }
+
+  /** Called once the tile is in the document (xterm.js measures its font there). */
+  mount(): void {
+    this.screen.term.open(this.inner);
+    this.update(this.row, Date.now());
+  }
+
+  update(row: TileRow, now: number): void {
+    this.row = row;
+    this.root.dataset.status = row.status;
+    this.name.textContent = tileName(row);
+    this.name.title = `${row.pane} in workspace ${row.workspaceLabel || row.workspace}`;
+    this.state.textContent = row.status === 'unknown' ? '' : row.status;
+    this.exit.textContent = row.lastExitCode === undefined ? '' : `exit ${row.lastExitCode}`;
+    this.exit.classList.toggle('failed', row.lastExitCode !== undefined && row.lastExitCode !== 0);
+    this.host.textContent = this.showHost ? row.host : '';
+    this.cwd.textContent = shortPath(row.cwd);
+    this.cwd.title = row.cwd ?? '';
+    this.question.textContent = row.status === 'blocked' ? row.question ?? 'waiting for an answer' : '';
+    this.tick(now);
+    this.optionsSoon();
+  }
+
+  /** The age shown, once a second. */
+  tick(now: number): void {
+    this.ageText.textContent = age(this.row.since, now);
+  }
+
+  /** On screen (or near it): stream; off screen for a moment: stop, keep the last picture. */
+  visible(onScreen: boolean): void {
+    window.clearTimeout(this.hideTimer);
+    if (onScreen) this.screen.attach({ host: this.row.host, pane: this.row.pane });
+    else this.hideTimer = window.setTimeout(() => this.screen.detach(), HIDE_AFTER_MS);
+  }
+
+  get streaming(): boolean {
+    return this.screen.attached;
+  }
+
+  /** The screen's lines as text. */
+  screenLines(): string[] {
+    return this.screen.lines();
+  }
+
+  dispose(): void {
+    window.clearTimeout(this.hideTimer);
+    window.clearTimeout(this.optionsTimer);
+    this.screen.dispose();
+    this.root.remove();
+  }
+
+  /** Fits the terminal's natural size into the tile's width. */
+  private scale(): void {
+    const natural = this.inner.querySelector<HTMLElement>('.xterm-screen');
+    if (!natural || natural.offsetWidth === 0) return;
+    const factor = this.holder.clientWidth / natural.offsetWidth;
+    this.inner.style.transform = `scale(${factor})`;
+    this.holder.style.height = `${Math.ceil(natural.offsetHeight * factor)}px`;
+  }
+
+  /** A blocked agent's menu, read off its screen a moment after it changed. */
+  private optionsSoon(): void {
+    if (this.optionsTimer !== undefined) return;
+    this.optionsTimer = window.setTimeout(() => {
+      this.optionsTimer = undefined;
+      const options = this.row.status === 'blocked' && !this.readOnly ? menuOptions(this.screenLines()) : [];
+      const shown = JSON.stringify(options);
+      if (shown === this.shownOptions) return;
+      this.shownOptions = shown;
+      this.options.replaceChildren(
+        ...options.map((option) => {
+          const button = element('button', 'option', `${option.key}. ${option.label}`);
+          button.type = 'button';
+          button.title = `press ${option.key} in this pane`;
+          button.addEventListener('click', () => this.actions.answer(this.row, option));
+          return button;
+        }),
+      );
+    }, OPTIONS_AFTER_MS);
+  }
+
+  /** Re-fit after the grid's column width changed. */
+  rescale(): void {
+    this.scale();
+  }
+}

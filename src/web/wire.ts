@@ -1,0 +1,96 @@
+/**
+ * What `herdr web` and its page say to each other over the page's one
+ * WebSocket (docs/web.md). The page is a client of the herdr API like any
+ * other: it sends method calls, which `herdr web` forwards to the server they
+ * name, and opens `pane.stream`s for the tiles it shows. `herdr web` adds two
+ * things of its own: the fleet's rows (one event subscription per server,
+ * shared by every page) and the pacing of tile output (one binary frame per
+ * stream per tick).
+ *
+ * Text frames carry JSON (below). Binary frames carry pane output: a 4-byte
+ * little-endian stream id, then the bytes the program wrote, in order.
+ * This file holds types only: the page's bundle imports it too.
+ */
+import type { AgentState, AgentStatus } from '../protocol/enums.js';
+import type { PaneStreamEvents, PaneStreamStarted } from '../protocol/pane-stream.js';
+
+/** One pane as the fleet view shows it. */
+export interface TileRow {
+  /** Unique across hosts: `host/stable_id` (`local/w1:p3` for the local server). */
+  key: string;
+  /** The server's host name; `local` for the local server. */
+  host: string;
+  /** The pane's stable id on its server (what calls name it by). */
+  pane: string;
+  workspace: string;
+  workspaceLabel: string;
+  /** The workspace's number and the pane's place in it: the order within a state. */
+  workspaceNumber: number;
+  order: number;
+  agent?: string;
+  state: AgentState;
+  status: AgentStatus;
+  /** When the state took its value, ms since the epoch. */
+  since: number;
+  lastExitCode?: number;
+  cwd?: string;
+  /** What a blocked agent asks (its agent_message). */
+  question?: string;
+}
+
+export interface HostState {
+  name: string;
+  status: 'connecting' | 'live' | 'unreachable';
+  message?: string;
+}
+
+export interface ApiError {
+  code: string;
+  message: string;
+}
+
+/** Page → herdr web. `host` is a name from `hello.hosts` (default: the first). */
+export type PageMessage =
+  | { t: 'call'; id: number; host?: string; method: string; params: object }
+  /** `live`: output sent as it comes (the pane opened large), not paced with the tiles. `look`: as pane.stream's. */
+  | { t: 'stream'; id: number; host?: string; pane: string; live?: boolean; look?: boolean }
+  | { t: 'unstream'; id: number };
+
+/** A stream's lines other than its output, which comes in binary frames. */
+export type StreamNotice =
+  | ({ event: 'stream_started' } & PaneStreamStarted)
+  | { event: 'pane.resized'; data: PaneStreamEvents['pane.resized'] }
+  | { event: 'pane.resync'; data: PaneStreamEvents['pane.resync'] }
+  | { event: 'pane.exited'; data: PaneStreamEvents['pane.exited'] }
+  /** The stream could not open or was lost; nothing more comes on this id. */
+  | { event: 'stream_failed'; error: ApiError };
+
+/** herdr web → page. */
+export type ServerMessage =
+  | {
+      t: 'hello';
+      version: string;
+      readOnly: boolean;
+      /** Tile frames per second. */
+      fps: number;
+      hosts: string[];
+      /** The methods `call` may name (fewer with --read-only). */
+      methods: string[];
+    }
+  | { t: 'fleet'; rows: TileRow[]; hosts: HostState[] }
+  | { t: 'answer'; id: number; result?: unknown; error?: ApiError }
+  | { t: 'stream'; id: number; notice: StreamNotice };
+
+/** Bytes before the output in a binary frame: the stream id. */
+export const OUTPUT_HEADER_BYTES = 4;
+
+/** What the page exposes as `window.herdrWeb`, for the browser tests and the bench (through Playwright). */
+export interface PageProbe {
+  /** The tiles' keys in the order shown. */
+  order(): string[];
+  /** How many tiles stream now. */
+  streaming(): number;
+  tileLines(key: string): string[];
+  /** The large pane's screen lines; none when no pane is open. */
+  paneLines(): string[];
+}
