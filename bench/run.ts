@@ -30,6 +30,7 @@ import { remoteScenario } from './scenarios/remote.js';
 import { snapshotScenario } from './scenarios/snapshot.js';
 import { streamScenario } from './scenarios/stream.js';
 import { watchScenario } from './scenarios/watch.js';
+import { webScenario } from './scenarios/web.js';
 
 /** `quick: false`: left out of --quick unless asked for with --only. */
 const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): Promise<ScenarioResult> }> = [
@@ -49,6 +50,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'agents', quick: false, run: agentsScenario },
   { id: 'orchestration', run: orchestrationScenario },
   { id: 'mcp', run: mcpScenario },
+  { id: 'web', run: webScenario },
 ];
 
 interface Options {
@@ -91,6 +93,7 @@ const context: BenchContext = {
   hostNames,
   socket: options.socket,
   ceiling: options.ceiling && !options.socket,
+  resultsDir: options.out,
   progress: (message) => console.error(`${elapsed()} ${message}`),
 };
 const selected = SCENARIOS.filter((scenario) =>

@@ -13,8 +13,9 @@ export interface WebProcess {
   stop(): Promise<void>;
 }
 
-export function startWebProcess(socketPath: string, args: string[] = []): Promise<WebProcess> {
-  const child = spawn(process.execPath, [HERDR_BIN, 'web', '--socket', socketPath, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `nodeArgs` go before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+export function startWebProcess(socketPath: string, args: string[] = [], nodeArgs: string[] = []): Promise<WebProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, HERDR_BIN, 'web', '--socket', socketPath, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => (stderr += chunk));

@@ -18,6 +18,8 @@ export interface BenchContext {
   socket: string | undefined;
   /** The raw PTY ceiling runs too (not against a remote server). */
   ceiling: boolean;
+  /** Where results go (--out): scenarios write their pictures there too. */
+  resultsDir: string;
   progress(message: string): void;
 }
 

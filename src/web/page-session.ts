@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { MethodInput, MethodName } from '../protocol/methods.js';
 import { apiErrorOf } from './api-error.js';
 import type { FleetHub } from './fleet-hub.js';
-import { type PageSink, TileStream } from './tile-stream.js';
+import { OutputPacer } from './output-pacer.js';
+import { type StreamPage, TileStream } from './tile-stream.js';
 import type { ApiError, PageMessage, ServerMessage } from './wire.js';
 
 /** A page may hold this many streams at once (tiles on screen and the large pane). */
@@ -24,7 +25,8 @@ export interface PageOptions {
   readonly methods: ReadonlySet<string>;
 }
 
-export class PageSession implements PageSink {
+export class PageSession implements StreamPage {
+  readonly pacer: OutputPacer;
   private readonly streams = new Map<number, TileStream>();
   private readonly unlisten: () => void;
   private closed = false;
@@ -34,6 +36,7 @@ export class PageSession implements PageSink {
     private readonly hub: FleetHub,
     private readonly options: PageOptions,
   ) {
+    this.pacer = new OutputPacer({ sendBinary: (frame) => this.sendBinary(frame), get unsent() { return socket.bufferedAmount; } }, Math.round(1000 / options.fps));
     this.send({
       t: 'hello',
       version: options.version,
@@ -52,6 +55,7 @@ export class PageSession implements PageSink {
     if (this.closed) return;
     this.closed = true;
     this.unlisten();
+    this.pacer.close();
     for (const stream of this.streams.values()) stream.close();
     this.streams.clear();
   }
@@ -61,13 +65,8 @@ export class PageSession implements PageSink {
     if (!this.closed) this.socket.send(JSON.stringify(message));
   }
 
-  sendBinary(frame: Buffer): void {
+  private sendBinary(frame: Buffer): void {
     if (!this.closed) this.socket.send(frame);
-  }
-
-  /** Bytes the page has not taken yet: pacing holds output back while this is high. */
-  get unsent(): number {
-    return this.socket.bufferedAmount;
   }
 
   private received(text: string, isBinary: boolean): void {
@@ -118,7 +117,6 @@ export class PageSession implements PageSink {
       pane: message.pane,
       live: message.live === true,
       look: message.look !== false,
-      fps: this.options.fps,
       onEnd: () => this.streams.delete(message.id),
     });
     this.streams.set(message.id, stream);

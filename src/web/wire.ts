@@ -7,9 +7,11 @@
  * shared by every page) and the pacing of tile output (one binary frame per
  * stream per tick).
  *
- * Text frames carry JSON (below). Binary frames carry pane output: a 4-byte
- * little-endian stream id, then the bytes the program wrote, in order.
- * This file holds types only: the page's bundle imports it too.
+ * Text frames carry JSON (below). Binary frames carry pane output, one
+ * record per stream that printed since the last frame: its stream id and the
+ * length of its bytes (4-byte little-endian each), then the bytes the program
+ * wrote, in order.
+ * The page's bundle imports this file too: it holds types and one constant.
  */
 import type { AgentState, AgentStatus } from '../protocol/enums.js';
 import type { PaneStreamEvents, PaneStreamStarted } from '../protocol/pane-stream.js';
@@ -81,8 +83,8 @@ export type ServerMessage =
   | { t: 'answer'; id: number; result?: unknown; error?: ApiError }
   | { t: 'stream'; id: number; notice: StreamNotice };
 
-/** Bytes before the output in a binary frame: the stream id. */
-export const OUTPUT_HEADER_BYTES = 4;
+/** Bytes before each record's output in a binary frame: stream id and length. */
+export const OUTPUT_RECORD_HEADER_BYTES = 8;
 
 /** What the page exposes as `window.herdrWeb`, for the browser tests and the bench (through Playwright). */
 export interface PageProbe {
@@ -90,6 +92,8 @@ export interface PageProbe {
   order(): string[];
   /** How many tiles stream now. */
   streaming(): number;
+  /** Tile frames drawn since the page loaded (xterm.js render passes, all tiles together). */
+  tileFrames(): number;
   tileLines(key: string): string[];
   /** The large pane's screen lines; none when no pane is open. */
   paneLines(): string[];

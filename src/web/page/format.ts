@@ -24,6 +24,11 @@ export function tileName(row: TileRow): string {
   return row.agent ?? 'shell';
 }
 
+/** The state shown beside the name: none for a plain shell (its name says it). */
+export function statusText(row: TileRow): string {
+  return row.status === 'unknown' ? '' : row.status;
+}
+
 export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;

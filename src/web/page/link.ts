@@ -5,7 +5,7 @@
  * after a second; open streams are told they failed, so their tiles open
  * them again (the new ack redraws the screen).
  */
-import type { ApiError, PageMessage, ServerMessage, StreamNotice } from '../wire.js';
+import { type ApiError, OUTPUT_RECORD_HEADER_BYTES, type PageMessage, type ServerMessage, type StreamNotice } from '../wire.js';
 
 type Hello = Extract<ServerMessage, { t: 'hello' }>;
 type Fleet = Extract<ServerMessage, { t: 'fleet' }>;
@@ -28,7 +28,6 @@ export interface LinkListener {
 }
 
 const RECONNECT_MS = 1000;
-const OUTPUT_HEADER_BYTES = 4;
 
 export class Link {
   private socket: WebSocket | undefined;
@@ -91,8 +90,13 @@ export class Link {
 
   private received(data: string | ArrayBuffer): void {
     if (typeof data !== 'string') {
-      const id = new DataView(data).getUint32(0, true);
-      this.streams.get(id)?.output(new Uint8Array(data, OUTPUT_HEADER_BYTES));
+      const view = new DataView(data);
+      for (let at = 0; at + OUTPUT_RECORD_HEADER_BYTES <= data.byteLength; ) {
+        const id = view.getUint32(at, true);
+        const length = view.getUint32(at + 4, true);
+        this.streams.get(id)?.output(new Uint8Array(data, at + OUTPUT_RECORD_HEADER_BYTES, length));
+        at += OUTPUT_RECORD_HEADER_BYTES + length;
+      }
       return;
     }
     const message = JSON.parse(data) as ServerMessage;

@@ -13,6 +13,7 @@ import { byId, element } from './format.js';
 import { type Filters, STATUS_LABELS, STATUS_ORDER, TileGrid, stateChips } from './grid.js';
 import { Link } from './link.js';
 import { PaneView } from './pane-view.js';
+import { TileCanvas } from './tile-canvas.js';
 import { offerHosts, setUpStartAgent } from './start-agent.js';
 
 const filters: Filters = { statuses: new Set(), agent: '', text: '' };
@@ -38,6 +39,7 @@ function answer(row: TileRow, option: MenuOption): void {
 
 function start(hello: Extract<ServerMessage, { t: 'hello' }>): void {
   document.body.classList.toggle('read-only', hello.readOnly);
+  TileCanvas.fps = hello.fps;
   offerHosts(hello.hosts);
   if (grid) return;
   grid = new TileGrid(byId('grid'), link, { open: (row) => (location.hash = `pane=${encodeURIComponent(row.key)}`), answer }, hello.readOnly);
@@ -129,6 +131,7 @@ declare global {
 window.herdrWeb = {
   order: () => [...document.querySelectorAll<HTMLElement>('#grid .tile')].map((tile) => tile.dataset.key ?? ''),
   streaming: () => grid?.streaming ?? 0,
+  tileFrames: () => TileCanvas.frames,
   tileLines: (key) => grid?.tile(key)?.screenLines() ?? [],
   paneLines: () => paneView?.screenLines() ?? [],
 };

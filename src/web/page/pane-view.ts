@@ -10,7 +10,7 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { type MenuOption, menuOptions } from '../menu-options.js';
 import type { TileRow } from '../wire.js';
-import { byId, element, shortPath, tileName } from './format.js';
+import { byId, element, shortPath, statusText, tileName } from './format.js';
 import type { Link } from './link.js';
 import { StreamedTerminal } from './streamed-terminal.js';
 
@@ -79,7 +79,7 @@ export class PaneView {
     if (row.key !== this.row?.key) return;
     this.row = row;
     this.root.dataset.status = row.status;
-    this.title.textContent = `${tileName(row)} · ${row.status} · ${row.pane} · ${shortPath(row.cwd)}${row.host === 'local' ? '' : ` · ${row.host}`}`;
+    this.title.textContent = [tileName(row), statusText(row), row.pane, shortPath(row.cwd), row.host === 'local' ? '' : row.host].filter(Boolean).join(' · ');
     this.question.textContent = row.status === 'blocked' ? row.question ?? 'waiting for an answer' : '';
     this.showOptions();
   }

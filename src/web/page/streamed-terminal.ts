@@ -31,11 +31,12 @@ export class StreamedTerminal {
 
   constructor(
     private readonly link: Link,
-    private readonly options: { live: boolean; look: boolean; fontSize: number; input: boolean },
+    /** fontSize: for a terminal xterm.js draws (the large pane); tiles paint their own. */
+    private readonly options: { live: boolean; look: boolean; input: boolean; fontSize?: number },
     private readonly events: StreamedTerminalEvents = {},
   ) {
     this.term = new Terminal({
-      fontSize: options.fontSize,
+      fontSize: options.fontSize ?? 14,
       scrollback: options.live ? 1000 : 0,
       disableStdin: !options.input,
       cursorBlink: false,

@@ -7,16 +7,14 @@
  */
 import { type MenuOption, menuOptions } from '../menu-options.js';
 import type { TileRow } from '../wire.js';
-import { age, element, shortPath, tileName } from './format.js';
+import { age, element, shortPath, statusText, tileName } from './format.js';
 import type { Link } from './link.js';
 import { StreamedTerminal } from './streamed-terminal.js';
+import { TileCanvas } from './tile-canvas.js';
 
 /** A tile that left the screen keeps its stream this long, so scrolling back and forth does not reopen it. */
 const HIDE_AFTER_MS = 1000;
 const OPTIONS_AFTER_MS = 250;
-/** Drawn at this size, then scaled down to the tile's width. */
-const TILE_FONT_SIZE = 11;
-
 export interface TileActions {
   open(row: TileRow): void;
   answer(row: TileRow, option: MenuOption): void;
@@ -30,12 +28,12 @@ export class Tile {
   private readonly state = element('span', 'state');
   private readonly ageText = element('span', 'age');
   private readonly exit = element('span', 'exit');
-  private readonly host = element('span', 'host');
+  private readonly host = element('span', 'tile-host');
   private readonly cwd = element('div', 'cwd');
   private readonly question = element('div', 'question');
   private readonly options = element('div', 'options');
   private readonly holder = element('div', 'tile-screen');
-  private readonly inner = element('div', 'tile-term');
+  private readonly picture: TileCanvas;
   private hideTimer: number | undefined;
   private optionsTimer: number | undefined;
   private shownOptions = '';
@@ -53,7 +51,6 @@ export class Tile {
     this.root.tabIndex = 0;
     const head = element('header');
     head.append(this.name, this.state, this.ageText, this.exit, this.host);
-    this.holder.append(this.inner);
     this.root.append(head, this.holder, this.cwd, this.question, this.options);
     this.root.addEventListener('click', (event) => {
       if (!(event.target instanceof HTMLButtonElement)) this.actions.open(this.row);
@@ -61,17 +58,17 @@ export class Tile {
     this.root.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && event.target === this.root) this.actions.open(this.row);
     });
-    this.screen = new StreamedTerminal(
-      link,
-      { live: false, look: false, fontSize: TILE_FONT_SIZE, input: false },
-      { resized: () => requestAnimationFrame(() => this.scale()) },
-    );
+    // xterm.js parses the stream; the tile paints its buffer small (tile-canvas.ts says why not xterm's renderer).
+    this.screen = new StreamedTerminal(link, { live: false, look: false, input: false }, { resized: () => this.rescale() });
+    const canvas = element('canvas');
+    this.holder.append(canvas);
+    this.picture = new TileCanvas(this.screen.term, canvas);
     this.screen.term.onWriteParsed(() => this.optionsSoon());
   }
 
-  /** Called once the tile is in the document (xterm.js measures its font there). */
+  /** Called once the tile is in the document, where it has a width. */
   mount(): void {
-    this.screen.term.open(this.inner);
+    this.rescale();
     this.update(this.row, Date.now());
   }
 
@@ -80,7 +77,7 @@ export class Tile {
     this.root.dataset.status = row.status;
     this.name.textContent = tileName(row);
     this.name.title = `${row.pane} in workspace ${row.workspaceLabel || row.workspace}`;
-    this.state.textContent = row.status === 'unknown' ? '' : row.status;
+    this.state.textContent = statusText(row);
     this.exit.textContent = row.lastExitCode === undefined ? '' : `exit ${row.lastExitCode}`;
     this.exit.classList.toggle('failed', row.lastExitCode !== undefined && row.lastExitCode !== 0);
     this.host.textContent = this.showHost ? row.host : '';
@@ -115,17 +112,9 @@ export class Tile {
   dispose(): void {
     window.clearTimeout(this.hideTimer);
     window.clearTimeout(this.optionsTimer);
+    this.picture.dispose();
     this.screen.dispose();
     this.root.remove();
-  }
-
-  /** Fits the terminal's natural size into the tile's width. */
-  private scale(): void {
-    const natural = this.inner.querySelector<HTMLElement>('.xterm-screen');
-    if (!natural || natural.offsetWidth === 0) return;
-    const factor = this.holder.clientWidth / natural.offsetWidth;
-    this.inner.style.transform = `scale(${factor})`;
-    this.holder.style.height = `${Math.ceil(natural.offsetHeight * factor)}px`;
   }
 
   /** A blocked agent's menu, read off its screen a moment after it changed. */
@@ -149,8 +138,8 @@ export class Tile {
     }, OPTIONS_AFTER_MS);
   }
 
-  /** Re-fit after the grid's column width changed. */
+  /** The picture fitted to the tile's width (after the tile or the pane changed size). */
   rescale(): void {
-    this.scale();
+    this.picture.fit(this.holder.clientWidth);
   }
 }
