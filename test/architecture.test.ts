@@ -24,8 +24,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // src/index.ts, the package's entry: the client library.
   '.': ['client', 'protocol'],
 };
-/** The doors between floors: `herdr server` starts the server, `herdr mcp` the MCP server. */
-const DOORS = new Set(['cli/commands/server.ts → main', 'cli/commands/mcp.ts → mcp']);
+/** The doors between floors: `herdr server` starts the server, `herdr mcp` the MCP server, `herdr web` the page's server. */
+const DOORS = new Set(['cli/commands/server.ts → main', 'cli/commands/mcp.ts → mcp', 'cli/commands/web.ts → web']);
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)|(?:^|\n)\s*import\s*'([^']+)'/g;
 
@@ -45,7 +45,8 @@ function importGraph(): Map<string, string[]> {
     const targets: string[] = [];
     for (const match of text.matchAll(IMPORT)) {
       const specifier = match[1] ?? match[2] ?? match[3] ?? '';
-      if (!specifier.startsWith('.')) continue;
+      // Ours are relative and end in .js (the page's CSS is bundled, not imported by TypeScript).
+      if (!specifier.startsWith('.') || !specifier.endsWith('.js')) continue;
       targets.push(relative(SRC, resolve(dirname(file), specifier.replace(/\.js$/, '.ts'))));
     }
     graph.set(relative(SRC, file), targets);

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { chromiumMissing, launchChromium } from '../harness/browser.js';
+import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
 import { type WebProcess, startWebProcess } from '../harness/web.js';
 import type { ServerMessage } from '../src/web/wire.js';
 import '../harness/page-probe.js';
@@ -226,6 +227,15 @@ describe('herdr web in a real browser', { skip: noBrowser }, () => {
       document.querySelector('#pane-terminal textarea')?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
     });
     await readUntil(server, paneId, (text) => /^pasted-42$/m.test(text));
+    // Fit to window: the pane takes the size the window has room for (pane.resize), and the terminal follows.
+    const before = (await server.call('pane.get', { pane_id: paneId })).pane;
+    await page.locator('#fit').click();
+    const fitted = await eventually(async () => {
+      const { pane } = await server.call('pane.get', { pane_id: paneId });
+      return pane.cols !== before.cols && pane.rows !== before.rows ? pane : undefined;
+    }, 'the pane resized to the window');
+    assert.ok(fitted.cols > 100 && fitted.rows > 20, `${fitted.cols}×${fitted.rows}`);
+    await eventually(async () => (await page.evaluate(() => window.herdrWeb.paneLines().length)) === fitted.rows, 'the large terminal at the new size');
     await page.locator('#back').click();
     await page.waitForSelector('#pane-view', { state: 'hidden' });
     assert.equal(page.url(), `${web.origin}/#`);
@@ -333,5 +343,51 @@ describe('herdr web in a real browser', { skip: noBrowser }, () => {
     mkdirSync(shots, { recursive: true });
     const png = await page.screenshot({ path: join(shots, 'grid.png') });
     assert.ok(png.length > 10_000 && png.subarray(1, 4).toString() === 'PNG', 'a screenshot of the grid');
+  });
+});
+
+describe('herdr web with --host: the local server and one over ssh', { skip: sshdMissing() }, () => {
+  let local: TestServer;
+  let remote: TestServer;
+  let sshd: TestSshd;
+  let web: WebProcess;
+
+  before(async () => {
+    local = await startServer();
+    remote = await startServer();
+    sshd = await startSshd(remote.socketPath);
+    web = await startWebProcess(local.socketPath, ['--host', sshd.host, '--ssh-command', sshd.sshCommand]);
+  });
+  after(async () => {
+    await web?.stop();
+    sshd?.stop();
+    await remote?.stop();
+    await local?.stop();
+  });
+
+  it('shows both servers\' panes by host, and calls and streams each on its own server', async () => {
+    await newWorkspace(local);
+    const { paneId } = await newWorkspace(remote);
+    await promptShown(remote, paneId);
+    const socket = await openSocket(web, { cookie: `herdr_web_${new URL(web.origin).port}=${web.token}`, origin: web.origin });
+    const messages = messagesOf(socket);
+    const binary: Buffer[] = [];
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) binary.push(data as Buffer);
+    });
+    const hello = await eventually(() => messages.find((message) => message.t === 'hello'), 'hello');
+    assert.deepEqual(hello.t === 'hello' && hello.hosts, ['local', sshd.host]);
+    const fleet = await eventually(() => messages.findLast((message) => message.t === 'fleet' && message.rows.length === 2 && message.hosts.every((host) => host.status === 'live')), 'both servers live');
+    assert.deepEqual(fleet.t === 'fleet' && fleet.rows.map((row) => row.key).sort(), ['local/w1:p1', `${sshd.host}/w1:p1`].sort());
+    socket.send(JSON.stringify({ t: 'stream', id: 7, host: sshd.host, pane: 'w1:p1' }));
+    await eventually(() => messages.find((message) => message.t === 'stream' && message.id === 7 && message.notice.event === 'stream_started'), 'the remote stream');
+    // A call without a host goes to the first server (the local one); with one, to that server.
+    assert.equal((await answerTo(socket, messages, 8, 'pane.send_text', { pane_id: 'w1:p1', text: 'echo over-$((6*7))\r' })).error, undefined);
+    await readUntil(local, '1-1', (text) => /^over-42$/m.test(text));
+    socket.send(JSON.stringify({ t: 'call', id: 9, host: sshd.host, method: 'pane.send_text', params: { pane_id: 'w1:p1', text: 'echo remote-$((6*7))\r' } }));
+    await readUntil(remote, paneId, (text) => /^remote-42$/m.test(text));
+    await eventually(() => /remote-42/.test(Buffer.concat(binary).toString('latin1')), 'the remote output in the stream\'s frames');
+    assert.doesNotMatch((await remote.call('pane.read', { pane_id: paneId, source: 'recent' })).read.text, /over-42/);
+    socket.close();
   });
 });

@@ -4,8 +4,8 @@
  * `pane.agent_status_changed` for `done`), shared by all pages, its rows sent
  * to them at most every 200 ms when something changed.
  */
-import { FLEET_SUBSCRIPTIONS, type FeedStatus, HostFeed } from '../cli/fleet/host-feed.js';
-import type { FleetRow } from '../cli/watch/fleet.js';
+import { FLEET_SUBSCRIPTIONS, type FeedStatus, HostFeed } from '../client/fleet/host-feed.js';
+import type { FleetRow } from '../client/fleet/fleet-model.js';
 import type { HostTarget } from '../client/transport.js';
 import type { HostState, ServerMessage, TileRow } from './wire.js';
 

@@ -1,6 +1,6 @@
 /** The fleet as table rows: cells as text, fitted to a width, coloured for a terminal or plain for scripts. */
 import type { AgentState } from '../../protocol/objects.js';
-import type { FleetRow } from './fleet.js';
+import type { FleetRow } from '../../client/fleet/fleet-model.js';
 
 export const COLUMNS = ['PANE', 'WORKSPACE', 'AGENT', 'STATE', 'FOR', 'EXIT', 'DIRECTORY', 'MESSAGE'] as const;
 /** Most a column takes on a terminal (the last one takes what is left). */

@@ -9,9 +9,9 @@
  */
 import { resolveKey } from '../../protocol/keys.js';
 import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
-import { HostFeed } from '../fleet/host-feed.js';
+import { HostFeed } from '../../client/fleet/host-feed.js';
 import type { Dialer } from '../../client/transport.js';
-import { type FleetRow, compareRows, stateCounts } from './fleet.js';
+import { type FleetRow, compareRows, stateCounts } from '../../client/fleet/fleet-model.js';
 import { header, line, rowCells, widths } from './table.js';
 import { clip } from '../../protocol/text.js';
 

@@ -9,9 +9,9 @@
 import type { TypedEventLine } from '../../protocol/events.js';
 import { LIFECYCLE_KINDS } from '../../protocol/enums.js';
 import type { SubscriptionSpec } from '../../protocol/methods.js';
-import { HerdrClient, HerdrError, type Subscription } from '../../client/client.js';
-import type { Dialer } from '../../client/transport.js';
-import { Fleet } from '../watch/fleet.js';
+import { HerdrClient, HerdrError, type Subscription } from '../client.js';
+import type { Dialer } from '../transport.js';
+import { Fleet } from './fleet-model.js';
 
 export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [
   // Layout moves are no part of the fleet's picture, and a server from before them would refuse the kind.
