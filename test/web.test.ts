@@ -6,7 +6,7 @@
  * moves to the top with its menu, and every action is an API call.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,7 +17,7 @@ import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
 import { type WebProcess, startWebProcess } from '../harness/web.js';
 import type { ServerMessage } from '../src/web/wire.js';
 import '../harness/page-probe.js';
-import { REPO_ROOT, type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer, tempDir } from './helpers/server.js';
+import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer, tempDir } from './helpers/server.js';
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
 const FAKE_BIN = join(REPO_ROOT, 'test', 'fixtures', 'bin');
@@ -146,6 +146,12 @@ describe('herdr web: the gate', () => {
     const { read } = await server.call('pane.read', { pane_id: paneId, source: 'recent' });
     assert.doesNotMatch(read.text, /read-only-breach/);
     socket.close();
+  });
+
+  it('says so when its port is taken, and exits 1', () => {
+    const second = spawnSync(process.execPath, [HERDR_BIN, 'web', '--socket', server.socketPath, '--port', new URL(web.origin).port], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(second.status, 1);
+    assert.match(second.stderr, /^herdr: 127\.0\.0\.1:\d+ is taken \(another herdr web\?\): choose another with --port/);
   });
 
   it('warns when told to listen beyond loopback', async () => {

@@ -51,6 +51,7 @@ export const EXAMPLES: Record<string, string> = {
   'fleet events': 'herdr fleet events --host buildbox | jq -c \'select(.event == "pane.agent_state_changed")\'',
   'dial-stdio': 'ssh buildbox herdr dial-stdio',
   'mcp': 'claude mcp add herdr -- npx herdr mcp',
+  'web': 'ssh -L 7400:127.0.0.1:7400 buildbox herdr web --read-only',
   'completion': 'source <(herdr completion bash)',
   'schema': 'herdr schema > protocol.schema.json',
   'api snapshot': "herdr api snapshot | jq '.result.snapshot.agents'",

@@ -80,10 +80,14 @@ export async function startWeb(options: WebOptions): Promise<RunningWeb> {
     });
   });
 
+  const wantedPort = options.port ?? DEFAULT_PORT;
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? DEFAULT_PORT, listen, () => {
-      http.off('error', reject);
+    http.once('error', (error: NodeJS.ErrnoException) => {
+      hub.stop();
+      reject(error.code === 'EADDRINUSE' ? new Error(`${listen}:${wantedPort} is taken (another herdr web?): choose another with --port, or --port 0 for any free one`) : error);
+    });
+    http.listen(wantedPort, listen, () => {
+      http.removeAllListeners('error');
       resolve();
     });
   });
