@@ -8,6 +8,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -154,10 +156,22 @@ describe('herdr web: the gate', () => {
     assert.match(second.stderr, /^herdr: 127\.0\.0\.1:\d+ is taken \(another herdr web\?\): choose another with --port/);
   });
 
-  it('warns when told to listen beyond loopback', async () => {
+  it('warns when told to listen beyond loopback, and there takes any address as Host but no name', async () => {
     const wide = await startWebProcess(server.socketPath, ['--listen', '0.0.0.0']);
     try {
       await eventually(() => /warning: listening on 0\.0\.0\.0, not loopback/.test(wide.stderr()), 'the warning');
+      assert.equal(new URL(wide.url).hostname, '0.0.0.0');
+      const port = new URL(wide.origin).port;
+      const address = Object.values(networkInterfaces()).flat().find((candidate) => candidate?.family === 'IPv4' && !candidate.internal)?.address;
+      if (address) assert.equal((await fetch(`http://${address}:${port}/?token=${wide.token}`, { redirect: 'manual' })).status, 303, `by ${address}`);
+      // fetch() may not set Host (a forbidden header): node:http may.
+      const byName = await new Promise<number>((resolve, reject) =>
+        httpGet({ host: '127.0.0.1', port, path: `/?token=${wide.token}`, headers: { host: `rebound.example:${port}` } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        }).on('error', reject),
+      );
+      assert.equal(byName, 403);
     } finally {
       await wide.stop();
     }

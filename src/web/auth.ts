@@ -12,6 +12,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 
 const TOKEN_QUERY = 'token';
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -30,17 +31,21 @@ export class Gate {
   private readonly token: Buffer;
   private readonly hostNames: Set<string>;
 
+  /** Listening on every address (`--listen 0.0.0.0` or `::`): any address may be the Host, never a name. */
+  private readonly anyAddress: boolean;
+
   constructor(token: string, port: number, listenAddress: string) {
     this.token = Buffer.from(token);
     this.cookieName = `herdr_web_${port}`;
     this.hostNames = new Set(LOOPBACK_NAMES);
     this.hostNames.add(listenAddress.includes(':') ? `[${listenAddress}]` : listenAddress);
+    this.anyAddress = listenAddress === '0.0.0.0' || listenAddress === '::';
   }
 
   /** An HTTP request or a WebSocket upgrade: may it go on? */
   check(request: IncomingMessage, upgrade: boolean): Verdict {
     const host = request.headers.host ?? '';
-    if (!this.hostNames.has(hostName(host))) return { ok: false, status: 403, reason: `Host ${host || '(none)'} is not this server's` };
+    if (!this.knownHost(hostName(host))) return { ok: false, status: 403, reason: `Host ${host || '(none)'} is not this server's` };
     if (upgrade) {
       const origin = request.headers.origin;
       if (origin !== `http://${host}`) return { ok: false, status: 403, reason: `Origin ${origin ?? '(none)'} is not this page's` };
@@ -56,6 +61,11 @@ export class Gate {
   /** The Set-Cookie header that keeps the token for this page's later requests. */
   cookieHeader(): string {
     return `${this.cookieName}=${this.token.toString()}; HttpOnly; SameSite=Strict; Path=/`;
+  }
+
+  /** A name a rebinding page could use is refused; the addresses this server answers on are not. */
+  private knownHost(name: string): boolean {
+    return this.hostNames.has(name) || (this.anyAddress && isIP(name.replace(/^\[(.*)\]$/, '$1')) !== 0);
   }
 
   private matches(candidate: string): boolean {

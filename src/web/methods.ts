@@ -19,17 +19,15 @@ const READ_METHODS = [
   'worktree.list',
 ] as const satisfies readonly MethodName[];
 
+/** Typing and menu keys, fit to window, close, prompt, "+ agent" (with its worktree). */
 const WRITE_METHODS = [
   'pane.send_text',
   'pane.send_keys',
-  'pane.send_input',
   'pane.resize',
   'pane.close',
   'agent.prompt',
   'agent.start',
-  'agent.send_keys',
   'worktree.create',
-  'workspace.create',
 ] as const satisfies readonly MethodName[];
 
 export function allowedMethods(readOnly: boolean): ReadonlySet<string> {
