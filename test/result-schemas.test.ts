@@ -101,6 +101,13 @@ describe('result and event schemas', () => {
       await check('agent.get', client.agent.get({ target: 'schemas' }));
       await check('agent.prompt', client.agent.prompt({ target: 'schemas', text: 'work 100 hi', wait: { timeout_ms: 10_000 } }));
       await check('agent.wait', client.agent.wait({ target: 'schemas', timeout_ms: 1000 }));
+      await client.agent.prompt({ target: 'schemas', text: 'ask 50', wait: { until: ['blocked'], timeout_ms: 10_000 } });
+      const inbox = client.approvals.list({});
+      await check('approvals.list', inbox);
+      const [waiting] = (await inbox).approvals;
+      assert.ok(waiting, 'the blocked agent is in the inbox');
+      await check('approvals.answer', client.approvals.answer({ pane_id: waiting.stable_id, option: '1', question_hash: waiting.question_hash }));
+      await client.agent.wait({ target: 'schemas', until: ['done'], timeout_ms: 10_000 });
       await check('agent.read', client.agent.read({ target: 'schemas', source: 'recent', lines: 5 }));
       await check('agent.rename', client.agent.rename({ target: 'schemas', name: 'schemas-two' }));
       await check('agent.send_keys', client.agent.sendKeys({ target: 'schemas-two', keys: ['Enter'] }));

@@ -9,6 +9,7 @@ import { addFleetCommands } from './commands/fleet.js';
 import { addLayoutCommands } from './commands/layout.js';
 import { addMcpCommand } from './commands/mcp.js';
 import { addWebCommand } from './commands/web.js';
+import { addInboxCommand } from './commands/inbox.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
@@ -47,6 +48,7 @@ addLayoutCommands(program);
 addWorktreeCommands(program);
 addMcpCommand(program);
 addWebCommand(program);
+addInboxCommand(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

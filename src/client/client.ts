@@ -160,6 +160,7 @@ export class HerdrClient {
   readonly layout: MethodGroup<'layout'>;
   readonly worktree: MethodGroup<'worktree'>;
   readonly tab: MethodGroup<'tab'>;
+  readonly approvals: MethodGroup<'approvals'>;
   private readonly keepAlive: boolean;
   private connection: Promise<HerdrConnection> | undefined;
 
@@ -177,6 +178,7 @@ export class HerdrClient {
     this.layout = methodGroup('layout', call);
     this.worktree = methodGroup('worktree', call);
     this.tab = methodGroup('tab', call);
+    this.approvals = methodGroup('approvals', call);
   }
 
   ping(): Promise<MethodResults['ping']> {

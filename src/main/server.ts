@@ -21,6 +21,7 @@ import { registerPaneResizeHandler } from './handlers/pane-resize.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerStreamHandlers } from './handlers/stream.js';
+import { registerApprovalHandlers } from './handlers/approvals.js';
 import { registerSubscriptionHandlers } from './handlers/subscriptions.js';
 import { registerEventWaitHandler } from './handlers/event-wait.js';
 import { registerWaitHandlers } from './handlers/waits.js';
@@ -73,6 +74,7 @@ export class HerdrServer implements ConnectionHandler {
     registerStreamHandlers(this.router, core);
     registerWaitHandlers(this.router, core);
     registerAgentHandlers(this.router, core);
+    registerApprovalHandlers(this.router, core);
     registerLayoutHandlers(this.router, core);
     registerPaneDetailHandlers(this.router, core);
     registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });

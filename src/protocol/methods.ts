@@ -12,6 +12,7 @@ import { paneStreamStartedSchema } from './pane-stream.js';
 import { paneBorderResult, paneResizeParams } from './pane-resize.js';
 import { matchSchema, readWindowFields } from './read-window.js';
 import { AGENT_METHODS } from './methods/agents.js';
+import { APPROVAL_METHODS } from './methods/approvals.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
 import { SESSION_METHODS } from './methods/session.js';
@@ -286,6 +287,7 @@ export const METHODS = {
     changesState: true,
   },
   ...AGENT_METHODS,
+  ...APPROVAL_METHODS,
   ...LAYOUT_METHODS,
   ...PANE_DETAIL_METHODS,
   ...SESSION_METHODS,

@@ -7,6 +7,7 @@
  */
 import type { ErrorCode } from './errors.js';
 import type { ResolvedKey } from './keys.js';
+import type { ScreenMenu } from './menu.js';
 import type { AgentSession, AgentSource, AgentState, NotificationKind } from './objects.js';
 import type { MatchSpec, ReadWindow } from './read-window.js';
 
@@ -102,6 +103,12 @@ export interface ReadResult {
   truncated: boolean;
 }
 
+export interface MenuOnScreen {
+  menu: ScreenMenu | undefined;
+  /** Names the question and options (or, without a menu, the screen's last lines). */
+  hash: string;
+}
+
 export interface InputParams {
   paneUid: number;
   text: string;
@@ -182,6 +189,10 @@ export interface ShardRequests {
   streamClose: { params: { paneUid: number }; result: null };
   /** The screen now, for a stream that fell behind (its output kept flowing). */
   screen: { params: { paneUid: number }; result: PaneScreen };
+  /** The menu on the pane's screen (approvals.list) and the hash that names it. */
+  menu: { params: { paneUid: number }; result: MenuOnScreen };
+  /** Types the keys for `option` only if the menu on the screen still has `questionHash` (one step in the shard: nothing can come between). */
+  answerMenu: { params: { paneUid: number; option: string; questionHash: string }; result: { keys: string[]; label: string } };
   /**
    * The terminal state of every pane that changed since the last `persist`
    * (every pane with `all`): new full history blocks are appended to the

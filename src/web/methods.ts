@@ -17,12 +17,13 @@ const READ_METHODS = [
   'agent.get',
   'agent.read',
   'worktree.list',
+  'approvals.list',
 ] as const satisfies readonly MethodName[];
 
-/** Typing and menu keys, fit to window, close, prompt, "+ agent" (with its worktree). */
+/** Typing, a menu's answer, fit to window, close, prompt, "+ agent" (with its worktree). */
 const WRITE_METHODS = [
   'pane.send_text',
-  'pane.send_keys',
+  'approvals.answer',
   'pane.resize',
   'pane.close',
   'agent.prompt',

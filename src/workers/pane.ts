@@ -143,6 +143,12 @@ export class Pane {
     return { text, revision: this.revision, truncated };
   }
 
+  /** The screen as plain text, everything read so far included (a menu is looked for in it). */
+  visibleText(): string {
+    this.catchUp();
+    return readVisible(this.term, false, this.cell);
+  }
+
   /** The screen now, everything read so far included, and where it sits in the stream. */
   screen(): PaneScreen {
     this.catchUp();

@@ -19,6 +19,8 @@ import { type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane, type PaneEvents } from './pane.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
 import { QuietTime } from './quiet-time.js';
+import { answerKeys, menuOnScreen } from './menu-answer.js';
+import { resolveKey } from '../protocol/keys.js';
 import { hangUpPanes } from '../os/pane-processes.js';
 import { BlockFile } from './persistence/block-file.js';
 import { readRestoredRows } from './persistence/restore-rows.js';
@@ -256,6 +258,18 @@ export class ShardRuntime {
       return null;
     },
     screen: (params) => this.paneOf(params.paneUid).screen(),
+    menu: (params) => menuOnScreen(this.paneOf(params.paneUid).visibleText()),
+    answerMenu: ({ paneUid, option, questionHash }) => {
+      const pane = this.paneOf(paneUid);
+      const answer = answerKeys(menuOnScreen(pane.visibleText()), option, questionHash);
+      const keys = answer.keys.map((name) => {
+        const key = resolveKey(name);
+        if (!key) throw new ProtocolError('invalid_key', `unsupported key ${name}`);
+        return key;
+      });
+      pane.input({ paneUid, text: '', keys, paste: false });
+      return answer;
+    },
     persist: ({ all }) => {
       const blockFile = this.blockFile;
       if (!blockFile) return { panes: [], blockFile: undefined, uncompressed: false };

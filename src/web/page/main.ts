@@ -7,7 +7,8 @@
 import '@xterm/xterm/css/xterm.css';
 import './style.css';
 import type { AgentStatus } from '../../protocol/enums.js';
-import type { MenuOption } from '../menu-options.js';
+import type { MenuOption } from '../../protocol/menu.js';
+import type { Approval } from '../../protocol/methods/approvals.js';
 import type { HostState, PageProbe, ServerMessage, TileRow } from '../wire.js';
 import { byId, element } from './format.js';
 import { type Filters, STATUS_LABELS, STATUS_ORDER, TileGrid, stateChips } from './grid.js';
@@ -30,11 +31,24 @@ function say(message: string): void {
   statusTimer = window.setTimeout(() => (line.textContent = ''), 6000);
 }
 
-function answer(row: TileRow, option: MenuOption): void {
-  link
-    .call('pane.send_keys', { pane_id: row.pane, keys: [option.key] }, row.host)
-    .then(() => say(`answered ${option.key} (${option.label}) in ${row.pane}`))
-    .catch((error: Error) => say(error.message));
+/**
+ * Answers a blocked agent's menu through the approval inbox: the option clicked is typed only if
+ * the server still sees the same menu (approvals.answer checks the question's hash), never into
+ * whatever the agent asked since the page drew it.
+ */
+async function answer(row: TileRow, option: MenuOption): Promise<void> {
+  try {
+    const { approvals } = await link.call<{ approvals: Approval[] }>('approvals.list', {}, row.host);
+    const approval = approvals.find((candidate) => candidate.stable_id === row.pane);
+    if (!approval) return say(`${row.pane} no longer waits for an answer`);
+    if (!approval.options.some((candidate) => candidate.key === option.key && candidate.label === option.label)) {
+      return say(`${row.pane} asks something else now: look again`);
+    }
+    await link.call('approvals.answer', { pane_id: row.pane, option: option.key, question_hash: approval.question_hash }, row.host);
+    say(`answered ${option.key}. ${option.label} in ${row.pane}`);
+  } catch (error) {
+    say((error as Error).message);
+  }
 }
 
 function start(hello: Extract<ServerMessage, { t: 'hello' }>): void {
@@ -42,8 +56,8 @@ function start(hello: Extract<ServerMessage, { t: 'hello' }>): void {
   TileCanvas.fps = hello.fps;
   offerHosts(hello.hosts);
   if (grid) return;
-  grid = new TileGrid(byId('grid'), link, { open: (row) => (location.hash = `pane=${encodeURIComponent(row.key)}`), answer }, hello.readOnly);
-  paneView = new PaneView(link, hello.readOnly, { answer, say, closed: () => (location.hash = '') });
+  grid = new TileGrid(byId('grid'), link, { open: (row) => (location.hash = `pane=${encodeURIComponent(row.key)}`), answer: (row, option) => void answer(row, option) }, hello.readOnly);
+  paneView = new PaneView(link, hello.readOnly, { answer: (row, option) => void answer(row, option), say, closed: () => (location.hash = '') });
   stateChips(byId('state-filters'), filters, render);
   byId<HTMLSelectElement>('agent-filter').addEventListener('change', (event) => {
     filters.agent = (event.target as HTMLSelectElement).value;

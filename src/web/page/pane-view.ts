@@ -8,7 +8,7 @@
  * (`pane.resize`), close (`pane.close`). Back to the grid leaves it running.
  */
 import { FitAddon } from '@xterm/addon-fit';
-import { type MenuOption, menuOptions } from '../menu-options.js';
+import { type MenuOption, findMenu } from '../../protocol/menu.js';
 import type { TileRow } from '../wire.js';
 import { byId, element, shortPath, statusText, tileName } from './format.js';
 import type { Link } from './link.js';
@@ -100,7 +100,7 @@ export class PaneView {
 
   private showOptions(): void {
     const row = this.row;
-    const options = row && row.status === 'blocked' && !this.readOnly ? menuOptions(this.screenLines()) : [];
+    const options = row && row.status === 'blocked' && !this.readOnly ? (findMenu(this.screenLines())?.options ?? []) : [];
     const shown = JSON.stringify(options);
     if (shown === this.shownOptions || !row) return;
     this.shownOptions = shown;

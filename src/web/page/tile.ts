@@ -5,7 +5,7 @@
  * streamed only while the tile is on screen, as a glance (`look: false`), so a
  * `done` agent stays `done` until someone opens it.
  */
-import { type MenuOption, menuOptions } from '../menu-options.js';
+import { type MenuOption, findMenu } from '../../protocol/menu.js';
 import type { TileRow } from '../wire.js';
 import { age, element, shortPath, statusText, tileName } from './format.js';
 import type { Link } from './link.js';
@@ -122,7 +122,7 @@ export class Tile {
     if (this.optionsTimer !== undefined) return;
     this.optionsTimer = window.setTimeout(() => {
       this.optionsTimer = undefined;
-      const options = this.row.status === 'blocked' && !this.readOnly ? menuOptions(this.screenLines()) : [];
+      const options = this.row.status === 'blocked' && !this.readOnly ? (findMenu(this.screenLines())?.options ?? []) : [];
       const shown = JSON.stringify(options);
       if (shown === this.shownOptions) return;
       this.shownOptions = shown;
@@ -130,7 +130,7 @@ export class Tile {
         ...options.map((option) => {
           const button = element('button', 'option', `${option.key}. ${option.label}`);
           button.type = 'button';
-          button.title = `press ${option.key} in this pane`;
+          button.title = 'answer with this option (approvals.answer: only if the question is still the same)';
           button.addEventListener('click', () => this.actions.answer(this.row, option));
           return button;
         }),

@@ -1,0 +1,63 @@
+/**
+ * `herdr inbox` (docs/protocol.md §13.6): every blocked agent across servers, live, one key
+ * per option; `--once` (or `--json`) prints them for scripts; `inbox answer` answers one.
+ */
+import type { Command } from 'commander';
+import { HerdrClient } from '../../client/client.js';
+import type { HostTarget } from '../../client/transport.js';
+import { EXIT, exitCodeOf } from '../exit-codes.js';
+import { exitWith, messageOf } from '../failure.js';
+import { type HostApproval, approvalId, inboxTable } from '../inbox/inbox-table.js';
+import { InboxView } from '../inbox/inbox-view.js';
+import { type SocketOption, printJson, send } from '../output.js';
+import { type FleetFlags, fleetOptions, fleetTargets } from './fleet-targets.js';
+
+/** Every server's approvals once; an unreachable server is one line on stderr and exit 1, after the others'. */
+async function printInbox(targets: readonly HostTarget[], json: boolean): Promise<number> {
+  const results = await Promise.all(
+    targets.map(async (target) => {
+      const client = new HerdrClient({ dialer: target.dialer, keepAlive: false });
+      try {
+        const { approvals } = await client.call('approvals.list', {});
+        return { entries: approvals.map((approval): HostApproval => ({ host: target.host, approval })) };
+      } catch (error) {
+        return { failure: { host: target.host, error } };
+      }
+    }),
+  );
+  const entries = results.flatMap((result) => result.entries ?? []).sort((a, b) => a.approval.since - b.approval.since);
+  if (json) for (const { host, approval } of entries) printJson({ host: host ?? 'local', id: approvalId(host, approval), ...approval });
+  else process.stdout.write(inboxTable(entries, Date.now()));
+  const failures = results.flatMap((result) => (result.failure ? [result.failure] : []));
+  for (const { host, error } of failures) process.stderr.write(`herdr: ${host ?? 'local server'}: unreachable (${messageOf(error)})\n`);
+  return Math.max(EXIT.ok, ...failures.map(({ error }) => exitCodeOf(error)));
+}
+
+export function addInboxCommand(program: Command): void {
+  const inbox = fleetOptions(
+    program
+      .command('inbox')
+      .description('every blocked agent with its question and options, live, across servers; a digit answers the selected one')
+      .option('--once', 'print them once, as a table, and exit')
+      .option('--json', 'print them once, one JSON line each (with host and a host-qualified id), and exit'),
+  ).action(async (flags: FleetFlags & { once?: boolean; json?: boolean }) => {
+    const targets = fleetTargets(flags);
+    try {
+      if (flags.once || flags.json || !process.stdout.isTTY || !process.stdin.isTTY) process.exit(await printInbox(targets, flags.json === true));
+      process.exit(await new InboxView(targets, process.stdin, process.stdout).run());
+    } catch (error) {
+      exitWith(error);
+    }
+  });
+
+  inbox
+    .command('answer')
+    .argument('<pane>', 'the pane (`host/w1:p3` for a remote one, as --json prints it)')
+    .argument('<option>', 'the option\'s key (its number)')
+    .requiredOption('--hash <question_hash>', 'the question_hash listed with it: nothing is typed if the question changed since')
+    .option('--socket <path>', 'socket path')
+    .description('answer one blocked agent\'s menu, only if the same question is still on its screen')
+    .action((pane: string, option: string, flags: SocketOption & { hash: string }) =>
+      send('cli:inbox:answer', 'approvals.answer', { pane_id: pane, option, question_hash: flags.hash }, flags),
+    );
+}
