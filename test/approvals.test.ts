@@ -207,4 +207,26 @@ describe('herdr inbox', () => {
       terminal.kill();
     }
   });
+
+  it('answer-all answers every matching agent by label, and skips (typing nothing) where the label is not offered', async () => {
+    await server.call('agent.start', { command: [FAKE_AGENT], cwd: server.dir, name: 'charlie', timeout_ms: 10_000 });
+    await server.call('agent.prompt', { target: 'charlie', text: 'ask 20 charlie', wait: { until: ['blocked'], timeout_ms: 10_000 } });
+    await eventually(async () => (await server.call('approvals.list', {})).approvals.length === 2, 'alpha and charlie waiting');
+    type AnswerAll = { result: { answered: Array<{ stable_id: string; label: string }>; skipped: Array<{ stable_id: string; code: string }> } };
+    const none = JSON.parse((await cli('inbox', 'answer-all', '--label', 'maybe')).stdout) as AnswerAll;
+    assert.deepEqual(none.result.answered, []);
+    assert.deepEqual(none.result.skipped.map((entry) => entry.code), ['approval_option_not_found', 'approval_option_not_found']);
+    assert.equal((await server.call('approvals.list', {})).approvals.length, 2, 'nothing was typed');
+    const other = JSON.parse((await cli('inbox', 'answer-all', '--label', 'YES', '--question', 'no such question')).stdout) as AnswerAll;
+    assert.deepEqual([other.result.answered, other.result.skipped], [[], []], 'a question filter that matches none answers none');
+    const all = JSON.parse((await cli('inbox', 'answer-all', '--label', 'YES', '--question', 'proceed')).stdout) as AnswerAll;
+    assert.deepEqual(all.result.answered.map((entry) => [entry.stable_id, entry.label]).sort(), [['w1:p1', 'Yes'], ['w3:p3', 'Yes']]);
+    await readUntil(server, '1-1', (text) => /you chose 1/.test(text.slice(text.lastIndexOf('ask 20 again'))));
+    await readUntil(server, '3-1', (text) => /you chose 1/.test(text));
+    const usage = await cli('inbox', 'answer-all', '--option', '1', '--label', 'yes').then(
+      () => assert.fail('both flags must be refused'),
+      (error: { code: number }) => error,
+    );
+    assert.equal(usage.code, 2);
+  });
 });

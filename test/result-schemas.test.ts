@@ -106,6 +106,8 @@ describe('result and event schemas', () => {
       await check('approvals.list', inbox);
       const [waiting] = (await inbox).approvals;
       assert.ok(waiting, 'the blocked agent is in the inbox');
+      // A label no menu offers: matched, skipped, nothing typed.
+      await check('approvals.answer_matching', client.approvals.answerMatching({ label: 'never offered' }));
       await check('approvals.answer', client.approvals.answer({ pane_id: waiting.stable_id, option: '1', question_hash: waiting.question_hash }));
       await client.agent.wait({ target: 'schemas', until: ['done'], timeout_ms: 10_000 });
       await check('agent.read', client.agent.read({ target: 'schemas', source: 'recent', lines: 5 }));

@@ -53,6 +53,7 @@ export const EXAMPLES: Record<string, string> = {
   'mcp': 'claude mcp add herdr -- npx herdr mcp',
   'web': 'ssh -L 7400:127.0.0.1:7400 buildbox herdr web --read-only',
   'inbox answer': 'herdr inbox answer w1:p3 2 --hash 5f0c2a9e41b7d3c8',
+  'inbox answer-all': 'herdr inbox answer-all --agent claude --question "trust the files" --label yes',
   'completion': 'source <(herdr completion bash)',
   'schema': 'herdr schema > protocol.schema.json',
   'api snapshot': "herdr api snapshot | jq '.result.snapshot.agents'",

@@ -162,6 +162,8 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { target: pane, until: ['blocked'], timeout_ms: 20 };
     case 'approvals.list':
       return random.chance(0.5) ? { workspace_id: workspace } : { agent: random.pick(['claude', 'codex', '']) };
+    case 'approvals.answer_matching':
+      return random.chance(0.5) ? { option: random.pick(['1', '2']), agent: 'claude' } : { label: random.pick(['yes', '']), question: 'proceed' };
     case 'approvals.answer':
       return { pane_id: pane, option: random.pick(['1', '2', '9', '']), question_hash: random.pick(['0123456789abcdef', '']) };
     case 'pane.process_info':

@@ -6,10 +6,10 @@ import type { Command } from 'commander';
 import { HerdrClient } from '../../client/client.js';
 import type { HostTarget } from '../../client/transport.js';
 import { EXIT, exitCodeOf } from '../exit-codes.js';
-import { exitWith, messageOf } from '../failure.js';
+import { exitWith, messageOf, usageError } from '../failure.js';
 import { type HostApproval, approvalId, inboxTable } from '../inbox/inbox-table.js';
 import { InboxView } from '../inbox/inbox-view.js';
-import { type SocketOption, printJson, send } from '../output.js';
+import { type SocketOption, given, printJson, send } from '../output.js';
 import { type FleetFlags, fleetOptions, fleetTargets } from './fleet-targets.js';
 
 /** Every server's approvals once; an unreachable server is one line on stderr and exit 1, after the others'. */
@@ -60,4 +60,29 @@ export function addInboxCommand(program: Command): void {
     .action((pane: string, option: string, flags: SocketOption & { hash: string }) =>
       send('cli:inbox:answer', 'approvals.answer', { pane_id: pane, option, question_hash: flags.hash }, flags),
     );
+
+  inbox
+    .command('answer-all')
+    .option('--option <key>', 'the option to pick in each (its number)')
+    .option('--label <text>', 'or the option whose label starts with this (case-insensitive)')
+    .option('--agent <kind>', 'only this agent kind (claude, codex, …)')
+    .option('--question <text>', 'only questions holding this text (case-insensitive)')
+    .option('--workspace <id>', 'only this workspace')
+    .option('--socket <path>', 'socket path')
+    .description('answer every blocked agent that matches, each only if its question is still the one listed; prints what was answered and what was skipped')
+    .action((flags: SocketOption & { option?: string; label?: string; agent?: string; question?: string; workspace?: string }) => {
+      if ((flags.option === undefined) === (flags.label === undefined)) usageError('give exactly one of --option and --label');
+      return send(
+        'cli:inbox:answer-all',
+        'approvals.answer_matching',
+        {
+          ...given('option', flags.option),
+          ...given('label', flags.label),
+          ...given('agent', flags.agent),
+          ...given('question', flags.question),
+          ...given('workspace_id', flags.workspace),
+        },
+        flags,
+      );
+    });
 }

@@ -39,35 +39,73 @@ function approval(pane: PaneRecord, onScreen: MenuOnScreen): Approval {
   );
 }
 
-export function registerApprovalHandlers(router: Router, { registry, shards }: { registry: Registry; shards: PaneShards }): void {
-  router.register('approvals.list', async (params) => {
-    const workspaces = params.workspace_id === undefined ? registry.workspaces : [registry.resolveWorkspace(params.workspace_id)];
-    const blocked = workspaces
-      .flatMap((workspace) => registry.panesInLayoutOrder(workspace))
-      .filter((pane) => pane.agentState === 'blocked' && (params.agent === undefined || pane.agent === params.agent));
-    const read = await Promise.all(
-      blocked.map((pane) =>
-        shards
-          .of(pane.workspace)
-          .request('menu', { paneUid: pane.uid })
-          .then((onScreen) => approval(pane, onScreen))
-          // A pane that went meanwhile is left out.
-          .catch(() => undefined),
-      ),
-    );
-    const approvals = read.filter((entry): entry is Approval => entry !== undefined).sort((a, b) => a.since - b.since);
-    return { type: 'approval_list', approvals };
+interface Parts {
+  registry: Registry;
+  shards: PaneShards;
+}
+
+/** The blocked panes (of a workspace, of an agent kind) with their menus, the longest-waiting first. */
+async function listApprovals({ registry, shards }: Parts, filter: { workspace_id?: string | undefined; agent?: string | undefined }): Promise<Array<{ pane: PaneRecord; approval: Approval }>> {
+  const workspaces = filter.workspace_id === undefined ? registry.workspaces : [registry.resolveWorkspace(filter.workspace_id)];
+  const blocked = workspaces
+    .flatMap((workspace) => registry.panesInLayoutOrder(workspace))
+    .filter((pane) => pane.agentState === 'blocked' && (filter.agent === undefined || pane.agent === filter.agent));
+  const read = await Promise.all(
+    blocked.map((pane) =>
+      shards
+        .of(pane.workspace)
+        .request('menu', { paneUid: pane.uid })
+        .then((onScreen) => ({ pane, approval: approval(pane, onScreen) }))
+        // A pane that went meanwhile is left out.
+        .catch(() => undefined),
+    ),
+  );
+  return read.filter((entry) => entry !== undefined).sort((a, b) => a.approval.since - b.approval.since);
+}
+
+/** Types `option` into a blocked pane's menu if its question still has `questionHash` (the shard checks and types in one step). */
+async function answer({ shards }: Parts, pane: PaneRecord, option: string, questionHash: string): Promise<{ keys: string[]; label: string }> {
+  if (pane.agentState !== 'blocked') {
+    throw new ProtocolError('approval_not_blocked', `pane ${paneIds(pane).pane_id} is ${pane.agentState}, not blocked: nothing was typed`);
+  }
+  return shards
+    .of(pane.workspace)
+    .request('answerMenu', { paneUid: pane.uid, option, questionHash })
+    .catch((error: unknown) => shards.refused(pane, error, 'pane_send_failed'));
+}
+
+export function registerApprovalHandlers(router: Router, parts: Parts): void {
+  router.register('approvals.list', async (params) => ({
+    type: 'approval_list',
+    approvals: (await listApprovals(parts, params)).map((entry) => entry.approval),
+  }));
+
+  router.register('approvals.answer_matching', async (params) => {
+    const question = params.question?.toLowerCase();
+    const label = params.label?.toLowerCase();
+    const matching = (await listApprovals(parts, params)).filter(({ approval: entry }) => question === undefined || (entry.question ?? '').toLowerCase().includes(question));
+    const answered: Array<{ pane_id: string; stable_id: string; option: string; label: string; keys: string[] }> = [];
+    const skipped: Array<{ pane_id: string; stable_id: string; code: string; message: string }> = [];
+    for (const { pane, approval: entry } of matching) {
+      const ids = { pane_id: entry.pane_id, stable_id: entry.stable_id };
+      const option = params.option ?? entry.options.find((candidate) => label !== undefined && candidate.label.toLowerCase().startsWith(label))?.key;
+      if (option === undefined) {
+        skipped.push({ ...ids, code: 'approval_option_not_found', message: `no option labelled ${params.label} (options: ${entry.options.map((candidate) => candidate.label).join(', ') || 'none'})` });
+        continue;
+      }
+      try {
+        answered.push({ ...ids, option, ...(await answer(parts, pane, option, entry.question_hash)) });
+      } catch (error) {
+        if (!(error instanceof ProtocolError)) throw error;
+        skipped.push({ ...ids, code: error.code, message: error.message });
+      }
+    }
+    return { type: 'approvals_answered', answered, skipped };
   });
 
   router.register('approvals.answer', async (params) => {
-    const pane = registry.resolvePane(params.pane_id);
-    if (pane.agentState !== 'blocked') {
-      throw new ProtocolError('approval_not_blocked', `pane ${paneIds(pane).pane_id} is ${pane.agentState}, not blocked: nothing was typed`);
-    }
-    const answered = await shards
-      .of(pane.workspace)
-      .request('answerMenu', { paneUid: pane.uid, option: params.option, questionHash: params.question_hash })
-      .catch((error: unknown) => shards.refused(pane, error, 'pane_send_failed'));
+    const pane = parts.registry.resolvePane(params.pane_id);
+    const answered = await answer(parts, pane, params.option, params.question_hash);
     return withCurrentView(
       { type: 'approval_answered' as const, pane_id: paneIds(pane).pane_id, option: params.option, label: answered.label, keys: answered.keys },
       { pane_id: paneIds(pane).stable_id },

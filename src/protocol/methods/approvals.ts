@@ -37,6 +37,23 @@ export const APPROVAL_METHODS = {
     result: z.object({ type: z.literal('approval_list'), approvals: z.array(approvalSchema) }),
     changesState: false,
   },
+  'approvals.answer_matching': {
+    params: z
+      .object({
+        option: optional(z.string().min(1).max(8).describe('the option\'s key to pick in each')),
+        label: optional(z.string().min(1).max(200).describe('or the option whose label starts with this (case-insensitive): vendors word "yes" differently')),
+        agent: optional(z.string().describe('only this agent kind')),
+        workspace_id: optional(workspaceId),
+        question: optional(z.string().max(500).describe('only questions holding this text (case-insensitive)')),
+      })
+      .refine((params) => (params.option === undefined) !== (params.label === undefined), 'give exactly one of option and label'),
+    result: z.object({
+      type: z.literal('approvals_answered'),
+      answered: z.array(z.object({ pane_id: z.string(), stable_id: z.string(), option: z.string(), label: z.string(), keys: z.array(z.string()) })),
+      skipped: z.array(z.object({ pane_id: z.string(), stable_id: z.string(), code: z.string(), message: z.string() })).describe('matched but not answered: no such option, or the question changed meanwhile'),
+    }),
+    changesState: true,
+  },
   'approvals.answer': {
     params: z.object({
       pane_id: paneId,
