@@ -88,7 +88,7 @@ describe('herdr mcp', () => {
     assert.deepEqual(client.getServerVersion(), { name: 'herdr', version: VERSION });
     assert.match(client.getInstructions() ?? '', /wait_agents/);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['close', 'fleet', 'prompt_agent', 'read_pane', 'run_command', 'send_keys', 'start_agent', 'wait_agents']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['answer_approval', 'approvals', 'close', 'fleet', 'prompt_agent', 'read_pane', 'run_command', 'send_keys', 'start_agent', 'wait_agents']);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
       assert.equal(t.outputSchema?.type, 'object', t.name);
@@ -150,6 +150,19 @@ describe('herdr mcp', () => {
     await eventually(async () => (await server.call('server.stats', {})).waits === 0, 'no waits left on the server');
     const late = await ok<{ outcome: string; target: string }>('wait_agents', { targets: ['bravo'], until: ['done'], timeout_ms: 10_000 });
     assert.equal(late.outcome, 'status');
+  });
+
+  it('lists the agents waiting for an answer, and answers one only while its question holds', async () => {
+    await ok('prompt_agent', { target: 'bravo', text: 'ask 50', wait: { until: ['blocked'], timeout_ms: 10_000 } });
+    const { approvals } = await ok<{ approvals: Array<{ pane: string; name?: string; question?: string; options: Array<{ key: string; label: string }>; question_hash: string }> }>('approvals', {});
+    assert.deepEqual(approvals.map((entry) => [entry.name, entry.question, entry.options.map((option) => option.label)]), [['bravo', 'Do you want to proceed?', ['Yes', 'No']]]);
+    const [bravo] = approvals;
+    assert.ok(bravo);
+    assert.match(errorText(await tool('answer_approval', { pane: bravo.pane, option: '2', question_hash: 'ffffffffffffffff' })), /^approval_changed: /);
+    const answered = await ok<{ label: string; keys: string[] }>('answer_approval', { pane: bravo.pane, option: '2', question_hash: bravo.question_hash });
+    assert.deepEqual([answered.label, answered.keys], ['No', ['2', 'Enter']]);
+    await ok('wait_agents', { targets: ['bravo'], until: ['done'], timeout_ms: 10_000 });
+    assert.match((await ok<{ text: string }>('read_pane', { target: 'bravo' })).text, /you chose 2/);
   });
 
   it('ends a wait when the agent\'s pane exits, and times out when nothing happens', async () => {

@@ -7,8 +7,10 @@ export const INSTRUCTIONS = `herdr hosts terminal panes running coding agents (a
    To run several at once, prompt each without wait, then wait_agents {targets: [...], until: ["done", "blocked"]}:
    it answers when the first one finishes, pushed by the server (no polling). Call it again for the others.
 3. read_pane {target, lines} shows what an agent or shell printed (source "visible" for the screen only).
-4. A blocked agent asks a question (its "question" field; fleet lists blocked ones first): read_pane to see the menu,
-   answer with send_keys {target, keys: ["1"]} or ["Down", "Enter"], then wait again.
+4. A blocked agent asks a question (its "question" field; fleet lists blocked ones first). approvals lists every one with
+   its menu's options and a question_hash; answer_approval {pane, option, question_hash} picks one, typed only while that
+   question is still on its screen. A menu approvals cannot read: read_pane, then send_keys {target, keys: ["Down", "Enter"]}.
+   Then wait again.
 5. run_command {command, cwd | pane_id} runs a shell command in a pane and returns its output and exit code.
 6. close {pane_id | workspace_id} when done. fleet shows everything at any time.
 

@@ -11,6 +11,7 @@ import type { HostTarget } from '../client/transport.js';
 import { McpContext } from './context.js';
 import { INSTRUCTIONS } from './instructions.js';
 import { type Resources, registerResources } from './resources.js';
+import { registerApprovals } from './tools/approvals.js';
 import { registerClose } from './tools/close.js';
 import { registerFleet } from './tools/fleet.js';
 import { registerPromptAgent } from './tools/prompt-agent.js';
@@ -39,6 +40,7 @@ export function createMcpServer(context: McpContext): { server: McpServer; resou
   registerSendKeys(server, context);
   registerClose(server, context);
   registerRunCommand(server, context);
+  registerApprovals(server, context);
   const resources = registerResources(server, context);
   return { server, resources };
 }
