@@ -107,18 +107,22 @@ describe('the agent API', () => {
     for (const agent of [first, second]) await server.call('pane.close', { pane_id: agent.terminal_id });
   });
 
-  it('a question blocks: the wait ends blocked, a prompt is refused untyped, keys answer it', async () => {
+  it('a question blocks: the wait ends blocked, a prompt waits in the queue untyped, keys answer it, then the prompt is written', async () => {
     const agent = await startFake('delta');
     const asked = await server.call('agent.prompt', { target: 'delta', text: 'ask 200 delete the build?', wait: { timeout_ms: 10_000 } });
     assert.equal(asked.agent.agent_status, 'blocked');
     assert.equal(asked.agent.agent_message, 'Do you want to proceed?');
     const before = (await server.call('pane.read', { pane_id: agent.pane_id, source: 'recent' })).read.text;
-    await assert.rejects(server.call('agent.prompt', { target: 'delta', text: 'something else' }), failsWith('agent_blocked', /Do you want to proceed/));
+    const queued = await server.call('agent.prompt', { target: 'delta', text: 'work 50 something else' });
+    assert.deepEqual([queued.turn.state, queued.turn.position], ['queued', 0]);
     assert.equal((await server.call('pane.read', { pane_id: agent.pane_id, source: 'recent' })).read.text, before, 'nothing was typed');
+    assert.deepEqual((await server.call('agent.queue.list', { target: 'delta' })).turns.map((turn) => turn.turn_id), [queued.turn.turn_id]);
     await server.call('agent.send_keys', { target: 'delta', keys: ['1', 'Enter'] });
-    const finished = await server.call('agent.wait', { target: 'delta', until: ['idle'], timeout_ms: 10_000 });
-    assert.ok(['idle', 'done'].includes(finished.agent.agent_status));
     await readUntil(server, agent.pane_id, (text) => text.includes('you chose 1') && text.includes('answer: delete the build? (1)'));
+    // Idle again: the queued prompt is written, once, after the answer.
+    await readUntil(server, agent.pane_id, (text) => text.includes('answer: something else (2)'));
+    await eventually(async () => (await server.call('agent.turn.get', { turn_id: queued.turn.turn_id })).turn.state === 'finished', 'the queued turn finished');
+    assert.deepEqual((await server.call('agent.queue.list', { target: 'delta' })).turns, []);
     await server.call('pane.close', { pane_id: agent.pane_id });
   });
 

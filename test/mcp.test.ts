@@ -128,8 +128,9 @@ describe('herdr mcp', () => {
     const fleet = await ok<{ agents: AgentOut[]; blocked: number }>('fleet', {});
     assert.equal(fleet.blocked, 1);
     assert.equal(fleet.agents[0]?.name, 'alpha', 'the blocked agent comes first');
-    // A prompt to it is refused with our code.
-    assert.match(errorText(await tool('prompt_agent', { target: 'alpha', text: 'work 1' })), /^agent_blocked: /);
+    // A prompt to it waits in its queue, typed only once it is idle again.
+    const queued = await ok<{ turn: { turn_id: string; state: string; position?: number } }>('prompt_agent', { target: 'alpha', text: 'work 1' });
+    assert.deepEqual([queued.turn.state, queued.turn.position], ['queued', 0]);
     const sent = await ok<{ sent: number; to: string }>('send_keys', { target: 'alpha', keys: ['1', 'Enter'] });
     assert.deepEqual(sent, { sent: 2, to: 'agent' });
     const waited = await ok<{ outcome: string; target: string; agent: AgentOut }>('wait_agents', { targets: ['alpha'], until: ['done'], timeout_ms: 10_000 });

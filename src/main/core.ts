@@ -23,6 +23,7 @@ import { type RestoreCounts, restoreSession } from './persistence/restore.js';
 import type { SavedSession } from './persistence/session-file.js';
 import { Snapshotter } from './persistence/snapshotter.js';
 import type { SessionPaths } from './persistence/state-dir.js';
+import { TurnBook } from './agents/turns.js';
 import { Registry } from './registry.js';
 import { serverStats } from './server-stats.js';
 import type { ShardHandle, ShardSettings } from './shard-handle.js';
@@ -61,6 +62,8 @@ export class ServerCore {
   readonly panes: PaneOperations;
   readonly tabs: TabOperations;
   readonly layouts: LayoutOperations;
+  /** Prompts as turns: receipts, the queue of each agent (agents/turns.ts). */
+  readonly turns: TurnBook;
   /** Writes the session file as things change (undefined when nothing is kept). */
   readonly snapshots: Snapshotter | undefined;
   /** `server.restored`, when this server started from a snapshot: every `server.restored` subscriber gets it. */
@@ -91,6 +94,7 @@ export class ServerCore {
     this.panes = new PaneOperations(this.registry, this.shards, this.spawner, this.removal);
     this.tabs = new TabOperations(this.registry, this.shards, this.spawner, this.removal);
     this.layouts = new LayoutOperations(this.registry, this.shards, this.spawner, this.held);
+    this.turns = new TurnBook({ registry: this.registry, events: this.events, panes: this.panes });
     if (options.persistence) {
       this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all }, options.persistence.paths);
       this.events.listen(() => this.changed());

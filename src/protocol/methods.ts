@@ -41,6 +41,9 @@ export const subscriptionSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('pane.command_finished'), ...anyPane }),
   z.object({ type: z.literal('pane.notification'), ...anyPane }),
+  z.object({ type: z.literal('pane.prompt_accepted'), ...anyPane }),
+  z.object({ type: z.literal('pane.turn_started'), ...anyPane }),
+  z.object({ type: z.literal('pane.turn_finished'), ...anyPane }),
   z.object({ type: z.literal('server.restored') }),
 ]);
 /** A subscription spec after validation (the server's view of a `SubscriptionSpec`). */
@@ -61,6 +64,9 @@ export const WAITABLE_EVENTS = [
   'pane.agent_status_changed',
   'pane.command_finished',
   'pane.notification',
+  'pane.prompt_accepted',
+  'pane.turn_started',
+  'pane.turn_finished',
   'tab_created',
   'tab_closed',
   'tab_focused',

@@ -158,6 +158,11 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { target: pane, text: 'fuzz', wait: { until: ['idle'], timeout_ms: 20 }, stall_ms: 100 };
     case 'agent.send_keys':
       return { target: pane, keys: [random.pick(KEYS)] };
+    case 'agent.turn.get':
+    case 'agent.queue.cancel':
+      return { turn_id: random.pick(['t1', 't999', '', 'x']) };
+    case 'agent.queue.list':
+      return { target: pane };
     case 'agent.wait':
       return { target: pane, until: ['blocked'], timeout_ms: 20 };
     case 'approvals.list':

@@ -7,7 +7,7 @@ import { startAgent } from '../operations/agent-start.js';
 import { readWindow } from '../../protocol/read-window.js';
 import type { Router } from '../router.js';
 
-export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 'registry' | 'events' | 'open' | 'shards' | 'panes' | 'workspaces' | 'spawner'>): void {
+export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 'registry' | 'events' | 'open' | 'shards' | 'panes' | 'workspaces' | 'spawner' | 'turns'>): void {
   const agents = new AgentOperations(core);
   const agentResult = (agent: AgentInfo) => ({ type: 'agent_info', agent }) as const;
 
@@ -43,9 +43,18 @@ export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 're
 
   router.register('agent.prompt', async (params, { connection }) => {
     const wait = params.wait ? { until: params.wait.until ?? [], timeoutMs: params.wait.timeout_ms ?? undefined } : undefined;
-    const agent = await promptAgent(core, agents, { target: params.target, text: params.text, wait, stallMs: params.stall_ms }, connection);
-    return { type: 'agent_prompted', agent };
+    const { agent, turn } = await promptAgent(core, agents, { target: params.target, text: params.text, wait, stallMs: params.stall_ms, key: params.key }, connection);
+    return { type: 'agent_prompted', agent, turn };
   });
+
+  router.register('agent.turn.get', (params) => ({ type: 'agent_turn', turn: core.turns.info(core.turns.get(params.turn_id)) }));
+
+  router.register('agent.queue.list', (params) => {
+    const { pane } = agents.resolve(params.target);
+    return { type: 'agent_queue', turns: core.turns.queued(pane).map((turn) => core.turns.info(turn)) };
+  });
+
+  router.register('agent.queue.cancel', (params) => ({ type: 'agent_turn', turn: core.turns.info(core.turns.cancel(params.turn_id)) }));
 
   router.register('agent.send_keys', async (params) => {
     await agents.sendKeys(params.target, params.keys);

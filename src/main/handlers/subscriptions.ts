@@ -1,4 +1,5 @@
 /** `events.subscribe` (docs/protocol.md §9); events.wait is event-wait.ts. */
+import { TURN_EVENTS, type TurnEventName } from '../../protocol/turns.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { EventLine } from '../../protocol/events.js';
 import { LIFECYCLE_KINDS, type LifecycleKind } from '../../protocol/enums.js';
@@ -35,6 +36,11 @@ export interface SubscriptionParts extends OutputWatchParts {
   /** `server.restored`, when this server started from a snapshot. */
   restoredEvent(): LoggedEvent | undefined;
 }
+
+/** Subscription kinds that are the event's own name, of one pane (`pane_id`) or of every pane. */
+const PANE_EVENT_KINDS = new Set<string>(['pane.command_finished', 'pane.notification', ...TURN_EVENTS]);
+type PaneEventSpec = Extract<CheckedSubscriptionSpec, { type: 'pane.command_finished' | 'pane.notification' | TurnEventName }>;
+const isPaneEvent = (sub: CheckedSubscriptionSpec): sub is PaneEventSpec => PANE_EVENT_KINDS.has(sub.type);
 
 export function registerSubscriptionHandlers(router: Router, parts: SubscriptionParts): void {
   const { registry, events } = parts;
@@ -77,9 +83,9 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
         const value = sub.type === 'pane.agent_state_changed' ? sub.state : sub.agent_status;
         return [{ event: sub.type, pane, value, initial: sub.initial ?? false }];
       });
-      // Shell and notification events, of one pane or of all.
+      // Shell, notification and turn events, of one pane or of all.
       const paneEvents: Filter[] = subscriptions.flatMap((sub) => {
-        if (sub.type !== 'pane.command_finished' && sub.type !== 'pane.notification') return [];
+        if (!isPaneEvent(sub)) return [];
         const pane = sub.pane_id === undefined ? undefined : registry.resolvePane(sub.pane_id);
         return [(event: LoggedEvent) => event.line.event === sub.type && (!pane || event.meta.paneUid === pane.uid)];
       });

@@ -13,19 +13,31 @@ export function registerPromptAgent(server: McpServer, context: McpContext): voi
     {
       title: 'Prompt an agent',
       description:
-        'Types `text` and Enter into an agent (target: its name, instance id or pane id). ' +
-        'With `wait: {}` the answer comes when the turn ends: the agent is done/idle or blocked on a question ' +
+        'Types `text` and Enter into an agent (target: its name, instance id or pane id) when it is ready for a prompt; ' +
+        'while it works, waits for an answer or is still starting, the prompt is queued and written when it is idle again, in order. ' +
+        'The answer carries the turn (its id and state: queued, sent, started, finished). ' +
+        'With `wait: {}` the answer comes when that turn ends: the agent is done/idle or blocked on a question ' +
         '(`until` narrows it, `timeout_ms` bounds it). Without `wait` it answers at once. ' +
-        'Refused with agent_blocked when the agent waits for an answer (send_keys it first).',
+        '`key`: a retry with the same key returns the same turn and types nothing.',
       inputSchema: METHOD_PARAMS['agent.prompt'],
-      outputSchema: z.object({ agent: agentViewSchema }),
+      outputSchema: z.object({
+        agent: agentViewSchema,
+        turn: z.object({ turn_id: z.string(), state: z.string(), outcome: z.string().optional(), position: z.number().int().optional() }),
+      }),
     },
     ({ target, ...params }, extra) =>
       guarded(async () => {
         const { host, id } = context.resolve(target);
-        const { agent } = await withProgress(extra, 'waiting for the turn to end', () => host.client.call('agent.prompt', { target: id, ...params }));
+        const { agent, turn } = await withProgress(extra, 'waiting for the turn to end', () => host.client.call('agent.prompt', { target: id, ...params }));
         const view = agentView(agent, (pane) => context.qualify(host, pane));
-        return answer({ agent: view }, `${view.name ?? view.pane}: ${view.status}${view.question ? ` — ${view.question}` : ''}`);
+        const receipt = {
+          turn_id: turn.turn_id,
+          state: turn.state,
+          ...(turn.outcome === undefined ? {} : { outcome: turn.outcome }),
+          ...(turn.position === undefined ? {} : { position: turn.position }),
+        };
+        const queued = turn.state === 'queued' ? ` (prompt queued as ${turn.turn_id}, ${turn.position ?? 0} ahead)` : '';
+        return answer({ agent: view, turn: receipt }, `${view.name ?? view.pane}: ${view.status}${view.question ? ` — ${view.question}` : ''}${queued}`);
       }),
   );
 }

@@ -4,6 +4,7 @@
  * prompted and waited on by the server; spread into `METHODS` (methods.ts).
  */
 import { z } from 'zod';
+import { turnInfoSchema } from '../turns.js';
 import { AGENT_STATUSES, READ_SOURCES } from '../enums.js';
 import { agentExplanationSchema, agentInfoSchema, paneReadSchema } from '../objects.js';
 import { optional } from '../optional.js';
@@ -77,8 +78,13 @@ export const AGENT_METHODS = {
       text: z.string().max(1_000_000),
       wait: optional(z.object({ until: optional(statuses), timeout_ms: optional(waitTimeout.nullable()) }).nullable()),
       stall_ms: optional(z.number().int().min(100).max(600_000)),
+      key: optional(z.string().min(1).max(128).describe('EXT: a client key: a retry with the same key while its turn is kept returns that turn and writes nothing')),
     }),
-    result: z.object({ type: z.literal('agent_prompted'), agent: agentInfoSchema }),
+    result: z.object({
+      type: z.literal('agent_prompted'),
+      agent: agentInfoSchema,
+      turn: turnInfoSchema.describe('EXT: the receipt: queued while the agent is busy or blocked, else written (§13.7)'),
+    }),
     changesState: true,
   },
   'agent.send_keys': {
@@ -90,6 +96,21 @@ export const AGENT_METHODS = {
     params: z.object({ target, until: optional(statuses), timeout_ms: optional(waitTimeout.nullable()) }),
     result: agentResult,
     changesState: false,
+  },
+  'agent.turn.get': {
+    params: z.object({ turn_id: z.string() }),
+    result: z.object({ type: z.literal('agent_turn'), turn: turnInfoSchema }),
+    changesState: false,
+  },
+  'agent.queue.list': {
+    params: z.object({ target }),
+    result: z.object({ type: z.literal('agent_queue'), turns: z.array(turnInfoSchema).describe('the prompts waiting for the agent, next first') }),
+    changesState: false,
+  },
+  'agent.queue.cancel': {
+    params: z.object({ turn_id: z.string() }),
+    result: z.object({ type: z.literal('agent_turn'), turn: turnInfoSchema }),
+    changesState: true,
   },
   'agent.explain': {
     params: z.object({ target }),

@@ -53,7 +53,8 @@ export function probeForeground(pid: number): Foreground | undefined {
 export type ForegroundProbe = (pid: number) => Foreground | undefined;
 
 /** A program's status while it lasts: it ends when its group leaves the foreground. */
-type HeldStatus = Exclude<ProgramStatus, { state: 'clear' }> & { pgid: number | undefined };
+/** `probed`: its group was looked up when it came; else a lookup of the last 50 ms was reused, which may predate the program. */
+type HeldStatus = Exclude<ProgramStatus, { state: 'clear' }> & { pgid: number | undefined; probed: boolean };
 
 export class PaneAgent {
   private detected: AgentName | undefined;
@@ -107,8 +108,14 @@ export class PaneAgent {
       this.hooks.forgetOthers();
     }
     if (this.status && this.status.pgid !== this.foregroundPgid) {
-      this.status = undefined;
-      changed = true;
+      if (this.status.probed) {
+        this.status = undefined;
+        changed = true;
+      } else {
+        // Stamped with a reused lookup from before the program came to the front (it started and
+        // reported within 50 ms): the group in front now is the one that spoke.
+        this.status = { ...this.status, pgid: this.foregroundPgid, probed: true };
+      }
     }
     return changed;
   }
@@ -150,8 +157,9 @@ export class PaneAgent {
       return;
     }
     // A program may send its status many times a second: a foreground looked up just now still holds.
-    if (now - this.lastProcessCheck >= STATUS_PROBE_REUSE_MS) this.checkProcess(now);
-    this.status = { ...status, pgid: this.foregroundPgid };
+    const probed = now - this.lastProcessCheck >= STATUS_PROBE_REUSE_MS;
+    if (probed) this.checkProcess(now);
+    this.status = { ...status, pgid: this.foregroundPgid, probed };
   }
 
   /**

@@ -1,0 +1,274 @@
+/**
+ * Prompts as turns (docs/protocol.md §13.7): each `agent.prompt` is a turn with an id,
+ * answered at once as a receipt. An agent takes one turn at a time: a prompt to an agent
+ * that is working, blocked or still starting waits in the agent's queue, and the next one
+ * is written when it is idle again, in order; nothing is ever typed into a running turn.
+ * A turn follows the agent's state from the write: `started` (with `pane.prompt_accepted`
+ * and `pane.turn_started`) when the agent left its state, `finished` (`pane.turn_finished`
+ * with the outcome: idle, done, blocked, or exited when its agent left) when it settled.
+ * A written prompt that moved nothing within its stall window ends `stalled`. Queued turns
+ * of an agent that leaves its pane fail `exited` and are never typed into its successor.
+ * A client key makes a retry return the same turn without writing anything.
+ */
+import { ProtocolError } from '../../protocol/errors.js';
+import { TURN_EVENTS, type TurnEventName, type TurnInfo, type TurnOutcome, type TurnState } from '../../protocol/turns.js';
+import type { EventHub, LoggedEvent } from '../event-hub.js';
+import { currentPaneIds, paneIds, paneMeta, paneRef, withCurrentView } from '../ids.js';
+import type { PaneOperations } from '../operations/panes.js';
+import type { PaneRecord, Registry } from '../registry.js';
+import { agentStatus } from './agent-status.js';
+import { type ResolvedAgent, instanceOf } from './occupants.js';
+
+/** Finished turns kept for agent.turn.get and for client keys (the oldest go first). */
+const KEPT_FINISHED = 10_000;
+const TEXT_SHOWN = 200;
+
+export interface TurnRecord {
+  readonly id: string;
+  readonly pane: PaneRecord;
+  readonly instance: string;
+  readonly text: string;
+  readonly key: string | undefined;
+  readonly stallMs: number;
+  state: TurnState;
+  outcome: TurnOutcome | undefined;
+  readonly createdAt: number;
+  sentAt: number | undefined;
+  startedAt: number | undefined;
+  finishedAt: number | undefined;
+  /** pane.stateChangeSeq when it was written: only a later state belongs to this turn. */
+  seqAtWrite: number;
+  /** performance.now() at the write, for its duration. */
+  writtenAt: number;
+}
+
+export interface TurnParts {
+  registry: Registry;
+  events: EventHub;
+  panes: PaneOperations;
+}
+
+export class TurnBook {
+  private nextId = 1;
+  private readonly turns = new Map<string, TurnRecord>();
+  private readonly finishedOrder: string[] = [];
+  /** Per pane uid: turns waiting to be written, next first. */
+  private readonly queues = new Map<number, TurnRecord[]>();
+  /** Per pane uid: the turn written and not finished. */
+  private readonly inFlight = new Map<number, TurnRecord>();
+  /** Per pane uid: a write under way (the next turn waits for it). */
+  private readonly writing = new Set<number>();
+  private readonly keys = new Map<string, TurnRecord>();
+  private readonly stallTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly parts: TurnParts) {
+    parts.events.listen((event) => this.heard(event));
+  }
+
+  /**
+   * A prompt for `agent`: the turn a client key already names, or a new one, queued and
+   * written at once when the agent is ready. Resolves once a turn that could be written now
+   * was written (or failed to be).
+   */
+  async prompt(agent: ResolvedAgent, text: string, options: { key: string | undefined; stallMs: number }): Promise<{ turn: TurnRecord; fresh: boolean }> {
+    const keyed = options.key === undefined ? undefined : this.keys.get(`${agent.instanceId}\u0000${options.key}`);
+    if (keyed) return { turn: keyed, fresh: false };
+    const turn: TurnRecord = {
+      id: `t${this.nextId++}`,
+      pane: agent.pane,
+      instance: agent.instanceId,
+      text,
+      key: options.key,
+      stallMs: options.stallMs,
+      state: 'queued',
+      outcome: undefined,
+      createdAt: Date.now(),
+      sentAt: undefined,
+      startedAt: undefined,
+      finishedAt: undefined,
+      seqAtWrite: 0,
+      writtenAt: 0,
+    };
+    this.turns.set(turn.id, turn);
+    if (turn.key !== undefined) this.keys.set(`${turn.instance}\u0000${turn.key}`, turn);
+    const queue = this.queues.get(agent.pane.uid) ?? [];
+    queue.push(turn);
+    this.queues.set(agent.pane.uid, queue);
+    await this.pump(agent.pane);
+    return { turn, fresh: true };
+  }
+
+  get(id: string): TurnRecord {
+    const turn = this.turns.get(id);
+    if (!turn) throw new ProtocolError('turn_not_found', `no turn ${id}`);
+    return turn;
+  }
+
+  queued(pane: PaneRecord): TurnRecord[] {
+    return [...(this.queues.get(pane.uid) ?? [])];
+  }
+
+  cancel(id: string): TurnRecord {
+    const turn = this.get(id);
+    const queue = this.queues.get(turn.pane.uid) ?? [];
+    const at = queue.indexOf(turn);
+    if (turn.state !== 'queued' || at < 0) throw new ProtocolError('turn_not_queued', `turn ${id} is ${turn.state}, not queued: it cannot be taken back`);
+    queue.splice(at, 1);
+    this.finish(turn, 'cancelled', 'cancelled');
+    return turn;
+  }
+
+  info(turn: TurnRecord): TurnInfo {
+    const ids = paneIds(turn.pane);
+    const queue = this.queues.get(turn.pane.uid);
+    const position = turn.state === 'queued' && queue ? queue.indexOf(turn) : -1;
+    return withCurrentView<TurnInfo>(
+      {
+        turn_id: turn.id,
+        pane_id: ids.pane_id,
+        workspace_id: ids.workspace_id,
+        stable_id: ids.stable_id,
+        agent_instance_id: turn.instance,
+        state: turn.state,
+        ...(turn.outcome === undefined ? {} : { outcome: turn.outcome }),
+        ...(turn.key === undefined ? {} : { key: turn.key }),
+        text: turn.text.slice(0, TEXT_SHOWN),
+        ...(position >= 0 ? { position } : {}),
+        created_at: turn.createdAt,
+        ...(turn.sentAt === undefined ? {} : { sent_at: turn.sentAt }),
+        ...(turn.startedAt === undefined ? {} : { started_at: turn.startedAt }),
+        ...(turn.finishedAt === undefined ? {} : { finished_at: turn.finishedAt }),
+        ...(turn.sentAt === undefined || turn.finishedAt === undefined || turn.state !== 'finished' ? {} : { duration_ms: Math.max(0, turn.finishedAt - turn.sentAt) }),
+      },
+      currentPaneIds(turn.pane),
+    );
+  }
+
+  /** Whether the agent can take its next prompt now: it is there, the same occupant, idle (or of unknown state), with nothing written and unfinished. */
+  private ready(pane: PaneRecord, turn: TurnRecord): boolean {
+    if (this.inFlight.has(pane.uid) || this.writing.has(pane.uid)) return false;
+    if (pane.agent === undefined || instanceOf(pane) !== turn.instance) return false;
+    return pane.agentState === 'idle' || pane.agentState === 'unknown';
+  }
+
+  /** Writes the pane's next turn if its agent is ready; a turn whose agent is gone fails instead. */
+  private async pump(pane: PaneRecord): Promise<void> {
+    const queue = this.queues.get(pane.uid);
+    while (queue && queue.length > 0) {
+      const turn = queue[0] as TurnRecord;
+      if (!this.stillThere(turn)) {
+        queue.shift();
+        this.finish(turn, 'failed', 'exited');
+        continue;
+      }
+      if (!this.ready(pane, turn)) return;
+      queue.shift();
+      await this.write(turn);
+    }
+    if (queue?.length === 0) this.queues.delete(pane.uid);
+  }
+
+  private async write(turn: TurnRecord): Promise<void> {
+    const { pane } = turn;
+    this.writing.add(pane.uid);
+    turn.seqAtWrite = pane.stateChangeSeq;
+    try {
+      await this.parts.panes.input(pane, turn.text, ['Enter'], true);
+    } catch {
+      this.writing.delete(pane.uid);
+      this.finish(turn, 'failed', 'exited');
+      return;
+    }
+    this.writing.delete(pane.uid);
+    turn.state = 'sent';
+    turn.sentAt = Date.now();
+    turn.writtenAt = performance.now();
+    this.inFlight.set(pane.uid, turn);
+    // A state that changed while the write was under way already belongs to this turn.
+    this.progress(pane);
+    if (turn.state === 'sent') {
+      this.stallTimers.set(
+        turn.id,
+        setTimeout(() => {
+          this.stallTimers.delete(turn.id);
+          if (turn.state === 'sent' && pane.stateChangeSeq === turn.seqAtWrite && pane.agentState !== 'working') {
+            this.finish(turn, 'finished', 'stalled');
+            void this.pump(pane);
+          }
+        }, turn.stallMs),
+      );
+    }
+  }
+
+  private stillThere(turn: TurnRecord): boolean {
+    const pane = this.parts.registry.paneByUid(turn.pane.uid);
+    return pane !== undefined && instanceOf(pane) === turn.instance;
+  }
+
+  /** Every event about a pane: its turn moves on, its queue may be written, its agent may be gone. */
+  private heard(event: LoggedEvent): void {
+    const paneUid = event.meta.paneUid;
+    if (paneUid === undefined || TURN_EVENT_NAMES.has(event.line.event)) return;
+    if (!this.inFlight.has(paneUid) && !this.queues.has(paneUid)) return;
+    const pane = this.parts.registry.paneByUid(paneUid);
+    if (!pane) return this.gone(paneUid);
+    this.progress(pane);
+    void this.pump(pane);
+  }
+
+  private progress(pane: PaneRecord): void {
+    const turn = this.inFlight.get(pane.uid);
+    if (!turn) return;
+    if (!this.stillThere(turn)) return this.finish(turn, 'finished', 'exited');
+    if (pane.stateChangeSeq <= turn.seqAtWrite) return;
+    if (turn.state === 'sent') {
+      turn.state = 'started';
+      turn.startedAt = Date.now();
+      this.publish('pane.prompt_accepted', turn);
+      this.publish('pane.turn_started', turn);
+    }
+    if (pane.agentState === 'idle') this.finish(turn, 'finished', agentStatus(pane) === 'done' ? 'done' : 'idle');
+    else if (pane.agentState === 'blocked') this.finish(turn, 'finished', 'blocked');
+  }
+
+  /** The pane closed: its turn ends `exited`, its queue fails. */
+  private gone(paneUid: number): void {
+    const turn = this.inFlight.get(paneUid);
+    if (turn) this.finish(turn, 'finished', 'exited');
+    for (const queued of this.queues.get(paneUid) ?? []) this.finish(queued, 'failed', 'exited');
+    this.queues.delete(paneUid);
+  }
+
+  private finish(turn: TurnRecord, state: TurnState, outcome: TurnOutcome): void {
+    clearTimeout(this.stallTimers.get(turn.id));
+    this.stallTimers.delete(turn.id);
+    if (this.inFlight.get(turn.pane.uid) === turn) this.inFlight.delete(turn.pane.uid);
+    turn.state = state;
+    turn.outcome = outcome;
+    turn.finishedAt = Date.now();
+    this.publish('pane.turn_finished', turn);
+    this.finishedOrder.push(turn.id);
+    while (this.finishedOrder.length > KEPT_FINISHED) this.forget(this.finishedOrder.shift() as string);
+  }
+
+  private forget(id: string): void {
+    const turn = this.turns.get(id);
+    this.turns.delete(id);
+    if (turn?.key !== undefined) this.keys.delete(`${turn.instance}\u0000${turn.key}`);
+  }
+
+  /** After the event being handed out: a turn event never overtakes the state change it follows. */
+  private publish(event: TurnEventName, turn: TurnRecord): void {
+    const data = {
+      ...paneRef(turn.pane),
+      turn_id: turn.id,
+      agent_instance_id: turn.instance,
+      ...(event === 'pane.turn_finished' ? { outcome: turn.outcome as TurnOutcome } : {}),
+      ...(event === 'pane.turn_finished' && turn.sentAt !== undefined ? { duration_ms: Math.round(performance.now() - turn.writtenAt) } : {}),
+    };
+    const meta = paneMeta(turn.pane);
+    queueMicrotask(() => this.parts.events.publish({ event, data }, meta));
+  }
+}
+
+const TURN_EVENT_NAMES = new Set<string>(TURN_EVENTS);

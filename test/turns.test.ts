@@ -1,0 +1,125 @@
+/**
+ * Prompts as turns (docs/protocol.md §13.7) against a real server and fake agents that
+ * count what they answered: a receipt at once, the turn's events in order, a queue per
+ * agent written in order and only when it is idle, a client key that makes a retry
+ * write nothing, cancelling a queued prompt, and a queue that fails, untyped, when its
+ * agent leaves the pane.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { EventClient } from './helpers/events.js';
+import { REPO_ROOT, type TestServer, codeOf, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
+
+const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
+
+describe('turns: receipts, queues, keys', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startServer({ env: { FAKE_AGENT_WORK_MS: '50' } });
+  });
+  after(async () => server?.stop());
+
+  async function startFake(name: string): Promise<{ paneId: string; stableId: string }> {
+    const { agent } = await server.call('agent.start', { command: [FAKE_AGENT], cwd: server.dir, name, timeout_ms: 10_000 });
+    return { paneId: agent.pane_id, stableId: agent.terminal_id };
+  }
+
+  /** Every answer the fake agent printed, in order: `answer: TEXT (N)`. */
+  async function answers(paneId: string): Promise<string[]> {
+    const { read } = await server.call('pane.read', { pane_id: paneId, source: 'recent', lines: 200 });
+    return [...read.text.matchAll(/^answer: (.*) \((\d+)\)$/gm)].map((match) => `${match[2]}:${match[1]}`);
+  }
+
+  it('answers with a receipt at once, then prompt_accepted, turn_started and turn_finished carry its id', async () => {
+    const alpha = await startFake('alpha');
+    const events = await EventClient.subscribe(server.socketPath, {
+      subscriptions: [{ type: 'pane.prompt_accepted', pane_id: alpha.paneId }, { type: 'pane.turn_started' }, { type: 'pane.turn_finished' }],
+    });
+    const began = Date.now();
+    const prompted = await server.call('agent.prompt', { target: 'alpha', text: 'work 300 first' });
+    assert.ok(Date.now() - began < 250, 'the receipt does not wait for the turn');
+    const { turn } = prompted;
+    assert.match(turn.turn_id, /^t\d+$/);
+    assert.equal(turn.state, 'sent');
+    assert.equal(turn.stable_id, alpha.stableId);
+    assert.equal(turn.text, 'work 300 first');
+    const lines = await events.until((seen) => seen.some((line) => line.event === 'pane.turn_finished'), 'the turn to finish');
+    assert.deepEqual(lines.map((line) => line.event), ['pane.prompt_accepted', 'pane.turn_started', 'pane.turn_finished']);
+    for (const line of lines) assert.equal((line.data as { turn_id: string }).turn_id, turn.turn_id);
+    const finished = lines[2]?.data as unknown as { outcome: string; duration_ms?: number };
+    assert.equal(finished.outcome, 'done');
+    assert.ok((finished.duration_ms ?? 0) >= 300, `duration ${finished.duration_ms}`);
+    const got = (await server.call('agent.turn.get', { turn_id: turn.turn_id })).turn;
+    assert.deepEqual([got.state, got.outcome], ['finished', 'done']);
+    assert.ok((got.duration_ms ?? 0) >= 300);
+    events.close();
+  });
+
+  it('queues prompts to a busy agent and writes them one at a time, in order, each once', async () => {
+    const bravo = await startFake('bravo');
+    const first = await server.call('agent.prompt', { target: 'bravo', text: 'work 400 one' });
+    await eventually(async () => (await server.call('agent.get', { target: 'bravo' })).agent.agent_status === 'working', 'bravo at work');
+    const second = await server.call('agent.prompt', { target: 'bravo', text: 'work 20 two' });
+    const third = await server.call('agent.prompt', { target: 'bravo', text: 'work 20 three' });
+    assert.equal(first.turn.state, 'sent');
+    assert.deepEqual([second.turn.state, second.turn.position, third.turn.state, third.turn.position], ['queued', 0, 'queued', 1]);
+    assert.deepEqual((await server.call('agent.queue.list', { target: 'bravo' })).turns.map((turn) => turn.text), ['work 20 two', 'work 20 three']);
+    // The last one's wait covers its time in the queue.
+    const waited = await server.call('agent.prompt', { target: 'bravo', text: 'work 20 four', wait: { timeout_ms: 10_000 } });
+    assert.deepEqual([waited.turn.state, waited.turn.outcome], ['finished', 'done']);
+    assert.deepEqual(await answers(bravo.paneId), ['1:one', '2:two', '3:three', '4:four']);
+  });
+
+  it('a retry with the same client key returns the same turn and writes nothing', async () => {
+    const charlie = await startFake('charlie');
+    const once = await server.call('agent.prompt', { target: 'charlie', text: 'work 100 keyed', key: 'job-17' });
+    const again = await server.call('agent.prompt', { target: 'charlie', text: 'work 100 keyed', key: 'job-17' });
+    assert.equal(again.turn.turn_id, once.turn.turn_id);
+    await server.call('agent.prompt', { target: 'charlie', text: 'work 10 after', wait: { timeout_ms: 10_000 } });
+    const third = await server.call('agent.prompt', { target: 'charlie', text: 'work 100 keyed', key: 'job-17' });
+    assert.equal(third.turn.turn_id, once.turn.turn_id, 'still the same turn after it finished');
+    assert.deepEqual(await answers(charlie.paneId), ['1:keyed', '2:after']);
+  });
+
+  it('cancels a queued prompt, which is never written; a written one cannot be taken back', async () => {
+    const delta = await startFake('delta');
+    const running = await server.call('agent.prompt', { target: 'delta', text: 'work 400 running' });
+    await eventually(async () => (await server.call('agent.get', { target: 'delta' })).agent.agent_status === 'working', 'delta at work');
+    const queued = await server.call('agent.prompt', { target: 'delta', text: 'work 10 never' });
+    const cancelled = await server.call('agent.queue.cancel', { turn_id: queued.turn.turn_id });
+    assert.deepEqual([cancelled.turn.state, cancelled.turn.outcome], ['cancelled', 'cancelled']);
+    assert.equal(await codeOf(server.call('agent.queue.cancel', { turn_id: queued.turn.turn_id })), 'turn_not_queued');
+    assert.equal(await codeOf(server.call('agent.queue.cancel', { turn_id: running.turn.turn_id })), 'turn_not_queued');
+    assert.equal(await codeOf(server.call('agent.turn.get', { turn_id: 't999999' })), 'turn_not_found');
+    await server.call('agent.wait', { target: 'delta', until: ['done'], timeout_ms: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(await answers(delta.paneId), ['1:running']);
+  });
+
+  it('fails the queue of an agent that leaves its pane, untyped into the shell that is left', async () => {
+    const { paneId } = await newWorkspace(server);
+    await promptShown(server, paneId);
+    await server.call('agent.start', { command: [FAKE_AGENT], pane_id: paneId, name: 'echo', timeout_ms: 10_000 });
+    const events = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.turn_finished', pane_id: paneId }] });
+    const running = await server.call('agent.prompt', { target: 'echo', text: 'work 300 long' });
+    await eventually(async () => (await server.call('agent.get', { target: 'echo' })).agent.agent_status === 'working', 'echo at work');
+    // Queued behind it: the agent's own way out, then a line that must never reach the shell it leaves behind.
+    const leaving = await server.call('agent.prompt', { target: 'echo', text: 'exit' });
+    const stranded = await server.call('agent.prompt', { target: 'echo', text: 'echo SHOULD-NEVER-RUN' });
+    assert.deepEqual([leaving.turn.position, stranded.turn.position], [0, 1]);
+    const lines = await events.until((seen) => seen.length >= 3, 'the three turns to end', 15_000);
+    const outcomes = lines.map((line) => [(line.data as { turn_id: string }).turn_id, (line.data as { outcome: string }).outcome]);
+    assert.deepEqual(outcomes, [
+      [running.turn.turn_id, 'done'],
+      [leaving.turn.turn_id, 'exited'],
+      [stranded.turn.turn_id, 'exited'],
+    ]);
+    assert.equal((await server.call('agent.turn.get', { turn_id: stranded.turn.turn_id })).turn.state, 'failed');
+    await server.call('pane.send_text', { pane_id: paneId, text: 'echo shell-$((6*7))\r' });
+    const text = await readUntil(server, paneId, (t) => /^shell-42$/m.test(t));
+    assert.doesNotMatch(text, /SHOULD-NEVER-RUN/);
+    events.close();
+  });
+});
