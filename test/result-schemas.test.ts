@@ -110,6 +110,14 @@ describe('result and event schemas', () => {
       await check('approvals.answer_matching', client.approvals.answerMatching({ label: 'never offered' }));
       await check('approvals.answer', client.approvals.answer({ pane_id: waiting.stable_id, option: '1', question_hash: waiting.question_hash }));
       await client.agent.wait({ target: 'schemas', until: ['done'], timeout_ms: 10_000 });
+      // Turns: one written and working, one queued behind it (listed, then taken back), the first looked up.
+      const working = await client.agent.prompt({ target: 'schemas', text: 'work 300 turn' });
+      await client.agent.wait({ target: 'schemas', until: ['working'], timeout_ms: 10_000 });
+      const behind = await client.agent.prompt({ target: 'schemas', text: 'work 10 behind' });
+      await check('agent.queue.list', client.call('agent.queue.list', { target: 'schemas' }));
+      await check('agent.queue.cancel', client.call('agent.queue.cancel', { turn_id: behind.turn.turn_id }));
+      await client.agent.wait({ target: 'schemas', until: ['done'], timeout_ms: 10_000 });
+      await check('agent.turn.get', client.call('agent.turn.get', { turn_id: working.turn.turn_id }));
       await check('agent.read', client.agent.read({ target: 'schemas', source: 'recent', lines: 5 }));
       await check('agent.rename', client.agent.rename({ target: 'schemas', name: 'schemas-two' }));
       await check('agent.send_keys', client.agent.sendKeys({ target: 'schemas-two', keys: ['Enter'] }));

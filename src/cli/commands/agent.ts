@@ -79,18 +79,26 @@ export function addAgentCommands(program: Command): void {
       .command('prompt')
       .argument('<target>')
       .argument('<text...>')
-      .description('type a prompt and Enter in one write; with --wait, answer when the turn it started ends')
+      .description('a prompt as a turn: written (text and Enter in one write) when the agent is ready, queued while it is busy or blocked; answers with the turn; with --wait, when that turn ends')
       .option('--wait', 'wait until the agent is idle, done or blocked again (or --until)')
+      .option('--key <key>', 'a client key: a retry with the same key returns the same turn and types nothing')
       .option('--until <status>', `wait for this status (repeatable): ${AGENT_STATUSES.join(' | ')}`, collectStatus)
       .option('--timeout <ms>', 'give up waiting after this long', positiveInt)
       .option('--stall <ms>', 'how long the agent may stay in its state before the prompt counts as stalled (default 5000)', positiveInt),
-  ).action((target: string, words: string[], flags: SocketOption & { wait?: boolean; until?: AgentStatus[]; timeout?: number; stall?: number }) => {
-    if (!flags.wait && (flags.until !== undefined || flags.timeout !== undefined || flags.stall !== undefined)) {
-      usageError('--until, --timeout and --stall need --wait');
-    }
+  ).action((target: string, words: string[], flags: SocketOption & { wait?: boolean; until?: AgentStatus[]; timeout?: number; stall?: number; key?: string }) => {
+    if (!flags.wait && (flags.until !== undefined || flags.timeout !== undefined)) usageError('--until and --timeout need --wait');
     const wait = flags.wait ? { wait: { ...given('until', flags.until), ...given('timeout_ms', flags.timeout) } } : {};
-    send('cli:agent:prompt', 'agent.prompt', { target, text: words.join(' '), ...wait, ...given('stall_ms', flags.stall) }, flags);
+    send('cli:agent:prompt', 'agent.prompt', { target, text: words.join(' '), ...wait, ...given('stall_ms', flags.stall), ...given('key', flags.key) }, flags);
   });
+
+  socket(agent.command('turn').argument('<turn_id>').description('a prompt\'s turn: queued, sent, started, finished (with its outcome and duration), failed or cancelled'))
+    .action((turnId: string, flags: SocketOption) => send('cli:agent:turn', 'agent.turn.get', { turn_id: turnId }, flags));
+
+  socket(agent.command('queue').argument('<target>').description('the prompts waiting for the agent, next first'))
+    .action((target: string, flags: SocketOption) => send('cli:agent:queue', 'agent.queue.list', { target }, flags));
+
+  socket(agent.command('cancel').argument('<turn_id>').description('take back a queued prompt (one already written cannot be)'))
+    .action((turnId: string, flags: SocketOption) => send('cli:agent:cancel', 'agent.queue.cancel', { turn_id: turnId }, flags));
 
   socket(
     agent
