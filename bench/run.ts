@@ -31,6 +31,7 @@ import { snapshotScenario } from './scenarios/snapshot.js';
 import { streamScenario } from './scenarios/stream.js';
 import { watchScenario } from './scenarios/watch.js';
 import { webScenario } from './scenarios/web.js';
+import { turnsScenario } from './scenarios/turns.js';
 
 /** `quick: false`: left out of --quick unless asked for with --only. */
 const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): Promise<ScenarioResult> }> = [
@@ -51,6 +52,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'orchestration', run: orchestrationScenario },
   { id: 'mcp', run: mcpScenario },
   { id: 'web', run: webScenario },
+  { id: 'turns', run: turnsScenario },
 ];
 
 interface Options {
