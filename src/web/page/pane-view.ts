@@ -9,6 +9,7 @@
  */
 import { FitAddon } from '@xterm/addon-fit';
 import { type MenuOption, findMenu } from '../../protocol/menu.js';
+import type { TurnInfo } from '../../protocol/turns.js';
 import type { TileRow } from '../wire.js';
 import { byId, element, shortPath, statusText, tileName } from './format.js';
 import type { Link } from './link.js';
@@ -145,9 +146,10 @@ export class PaneView {
     const text = input.value;
     if (!row || text.trim() === '') return;
     try {
-      await this.link.call('agent.prompt', { target: row.pane, text }, row.host);
+      const { turn } = await this.link.call<{ turn: TurnInfo }>('agent.prompt', { target: row.pane, text }, row.host);
       input.value = '';
-      this.actions.say(`prompted ${tileName(row)} in ${row.pane}`);
+      const where = turn.state === 'queued' ? `queued as ${turn.turn_id}, ${turn.position ?? 0} ahead: written when it is idle` : `${turn.turn_id} written`;
+      this.actions.say(`prompted ${tileName(row)} in ${row.pane}: ${where}`);
     } catch (error) {
       this.actions.say((error as Error).message);
     }
