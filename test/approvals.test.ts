@@ -230,3 +230,21 @@ describe('herdr inbox', () => {
     assert.equal(usage.code, 2);
   });
 });
+
+describe('an agent that asks at startup', () => {
+  it('is refused by agent.start as agent_blocked, and is in the inbox with its menu', async () => {
+    const server = await startServer({ env: { PATH: `${join(REPO_ROOT, 'test', 'fixtures', 'bin')}:${process.env.PATH ?? ''}` } });
+    try {
+      // The fake claude (test/fixtures/bin) asks for permission at once.
+      assert.equal(await codeOf(server.call('agent.start', { kind: 'claude', cwd: server.dir, timeout_ms: 10_000 })), 'agent_blocked');
+      const [waiting] = (await server.call('approvals.list', {})).approvals;
+      assert.equal(waiting?.agent, 'claude');
+      assert.deepEqual(waiting?.options.map((option) => option.label), ['Yes', 'No']);
+      assert.equal(waiting?.selected, '1');
+      const answered = await server.call('approvals.answer', { pane_id: waiting?.stable_id ?? '', option: '2', question_hash: waiting?.question_hash ?? '' });
+      assert.deepEqual(answered.keys, ['Down', 'Enter']);
+    } finally {
+      await server.stop();
+    }
+  });
+});

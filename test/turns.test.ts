@@ -85,7 +85,7 @@ describe('turns: receipts, queues, keys', () => {
 
   it('cancels a queued prompt, which is never written; a written one cannot be taken back', async () => {
     const delta = await startFake('delta');
-    const running = await server.call('agent.prompt', { target: 'delta', text: 'work 400 running' });
+    const running = await server.call('agent.prompt', { target: 'delta', text: 'work 1500 running' });
     await eventually(async () => (await server.call('agent.get', { target: 'delta' })).agent.agent_status === 'working', 'delta at work');
     const queued = await server.call('agent.prompt', { target: 'delta', text: 'work 10 never' });
     const cancelled = await server.call('agent.queue.cancel', { turn_id: queued.turn.turn_id });
@@ -93,6 +93,14 @@ describe('turns: receipts, queues, keys', () => {
     assert.equal(await codeOf(server.call('agent.queue.cancel', { turn_id: queued.turn.turn_id })), 'turn_not_queued');
     assert.equal(await codeOf(server.call('agent.queue.cancel', { turn_id: running.turn.turn_id })), 'turn_not_queued');
     assert.equal(await codeOf(server.call('agent.turn.get', { turn_id: 't999999' })), 'turn_not_found');
+    // A wait on a queued prompt that is taken back ends with that.
+    const waiting = codeOf(server.call('agent.prompt', { target: 'delta', text: 'work 10 taken back', wait: { timeout_ms: 10_000 } }));
+    const [taken] = await eventually(async () => {
+      const { turns } = await server.call('agent.queue.list', { target: 'delta' });
+      return turns.length > 0 && turns;
+    }, 'the prompt queued');
+    await server.call('agent.queue.cancel', { turn_id: taken?.turn_id ?? '' });
+    assert.equal(await waiting, 'turn_cancelled');
     await server.call('agent.wait', { target: 'delta', until: ['done'], timeout_ms: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(await answers(delta.paneId), ['1:running']);
