@@ -53,8 +53,7 @@ export function probeForeground(pid: number): Foreground | undefined {
 export type ForegroundProbe = (pid: number) => Foreground | undefined;
 
 /** A program's status while it lasts: it ends when its group leaves the foreground. */
-/** `probed`: its group was looked up when it came; else a lookup of the last 50 ms was reused, which may predate the program. */
-type HeldStatus = Exclude<ProgramStatus, { state: 'clear' }> & { pgid: number | undefined; probed: boolean };
+type HeldStatus = Exclude<ProgramStatus, { state: 'clear' }> & { pgid: number | undefined };
 
 export class PaneAgent {
   private detected: AgentName | undefined;
@@ -108,14 +107,8 @@ export class PaneAgent {
       this.hooks.forgetOthers();
     }
     if (this.status && this.status.pgid !== this.foregroundPgid) {
-      if (this.status.probed) {
-        this.status = undefined;
-        changed = true;
-      } else {
-        // Stamped with a reused lookup from before the program came to the front (it started and
-        // reported within 50 ms): the group in front now is the one that spoke.
-        this.status = { ...this.status, pgid: this.foregroundPgid, probed: true };
-      }
+      this.status = undefined;
+      changed = true;
     }
     return changed;
   }
@@ -157,9 +150,11 @@ export class PaneAgent {
       return;
     }
     // A program may send its status many times a second: a foreground looked up just now still holds.
-    const probed = now - this.lastProcessCheck >= STATUS_PROBE_REUSE_MS;
-    if (probed) this.checkProcess(now);
-    this.status = { ...status, pgid: this.foregroundPgid, probed };
+    // A lookup that saw the pane's own process in front may predate the program now speaking (typed
+    // into the shell, it started and reported within the reuse window): stamped with it, the status
+    // would be dropped at the next look as "its program left".
+    if (now - this.lastProcessCheck >= STATUS_PROBE_REUSE_MS || this.foregroundPgid === this.pid) this.checkProcess(now);
+    this.status = { ...status, pgid: this.foregroundPgid };
   }
 
   /**
