@@ -32,6 +32,7 @@ export async function turnsScenario(context: BenchContext): Promise<ScenarioResu
   const finished = new SampleSet();
   const throughput = new SampleSet();
   const latencies: number[] = [];
+  const quiet: number[] = [];
   let retries = 0;
 
   await withHosts(
@@ -90,21 +91,36 @@ export async function turnsScenario(context: BenchContext): Promise<ScenarioResu
       const deadline = Date.now() + 120_000;
       while ([...turnIds].some((id) => !arrivals.has(id)) && Date.now() < deadline) await sleep(50);
       const seconds = (performance.now() - began) / 1000;
-      subscription.close();
       for (const client of clients) client.close();
+      const missing = [...turnIds].filter((id) => !arrivals.has(id));
+      for (const id of missing.slice(0, 5)) {
+        const { turn } = await host.connection.call('agent.turn.get', { turn_id: id });
+        const { agent } = await host.connection.call('agent.get', { target: turn.agent_instance_id }).catch(() => ({ agent: undefined }));
+        context.progress(`turns: no pane.turn_finished for ${id}: ${JSON.stringify(turn)}; its agent ${agent ? `${agent.agent_status} (${agent.agent_source})` : 'gone'}`);
+      }
+
+      // The same path on a quiet server: one agent, one prompt at a time.
+      const [lone = ''] = names;
+      const quietTurns: string[] = [];
+      for (let j = 0; j < prompts; j++) {
+        const { turn } = await host.connection.call('agent.prompt', { target: lone, text: `work ${WORK_MS} quiet-${j}`, wait: { timeout_ms: 30_000 } });
+        quietTurns.push(turn.turn_id);
+        await sleep(50);
+      }
+      subscription.close();
 
       // What each agent answered, by its own count.
       let inOrder = 0;
       for (const name of names) {
         const { agent } = await host.connection.call('agent.get', { target: name });
         const { read } = await host.connection.call('pane.read', { pane_id: agent.pane_id, source: 'recent', lines: prompts * 8 + 50 });
-        const answered = [...read.text.matchAll(/^answer: (\S+) \((\d+)\)$/gm)].map((match) => `${match[1]}#${match[2]}`);
+        const answered = [...read.text.matchAll(/^answer: (\S+) \((\d+)\)$/gm)].map((match) => `${match[1]}#${match[2]}`).filter((answer) => !answer.startsWith('quiet-'));
         const expected = Array.from({ length: prompts }, (_, j) => `${name}-${j}#${j + 1}`);
         if (answered.join(',') === expected.join(',')) inOrder++;
         const stamps = [...read.text.matchAll(/^finished-at: (\d+)$/gm)].map((match) => Number(match[1]));
         stamps.forEach((stamp, j) => {
-          const arrived = arrivals.get(turnOf.get(`${name}-${j}`) ?? '');
-          if (arrived !== undefined) latencies.push(arrived - stamp);
+          const arrived = arrivals.get(turnOf.get(`${name}-${j}`) ?? quietTurns[j - prompts] ?? '');
+          if (arrived !== undefined) (j < prompts ? latencies : quiet).push(arrived - stamp);
         });
       }
       exact.add(host.name, mismatched === 0 ? (inOrder / agentCount) * 100 : 0);
@@ -113,14 +129,18 @@ export async function turnsScenario(context: BenchContext): Promise<ScenarioResu
       throughput.add(host.name, (agentCount * prompts) / seconds);
       context.progress(
         `turns: ${inOrder}/${agentCount} agents answered all ${prompts} in order, once each; ${retries} retries (${mismatched} got another turn); ` +
-          `turn end → pane.turn_finished p50 ${median(latencies).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms; ${seconds.toFixed(1)} s`,
+          `turn end → pane.turn_finished p50 ${median(latencies).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms under load, ` +
+          `${median(quiet).toFixed(0)} / ${percentile(quiet, 99).toFixed(0)} ms quiet; ${seconds.toFixed(1)} s`,
       );
     },
     [herdrName],
   );
 
-  const p50 = { name: 'turn end → pane.turn_finished, p50', unit: 'ms', better: 'lower' as const, values: { [herdrName]: median(latencies) } };
-  const p99 = { name: 'turn end → pane.turn_finished, p99', unit: 'ms', better: 'lower' as const, values: { [herdrName]: percentile(latencies, 99) } };
+  const figure = (name: string, value: number) => ({ name, unit: 'ms', better: 'lower' as const, values: { [herdrName]: value } });
+  const p50 = figure(`turn end → pane.turn_finished, p50, ${agentCount} agents at work`, median(latencies));
+  const p99 = figure(`turn end → pane.turn_finished, p99, ${agentCount} agents at work`, percentile(latencies, 99));
+  const quiet50 = figure('turn end → pane.turn_finished, p50, one agent alone', median(quiet));
+  const quiet99 = figure('turn end → pane.turn_finished, p99, one agent alone', percentile(quiet, 99));
   const exactMetric = exact.metric('agents that answered every prompt once, in order', '%', 'higher');
   const value = exactMetric.values[herdrName] ?? NaN;
   return {
@@ -129,13 +149,16 @@ export async function turnsScenario(context: BenchContext): Promise<ScenarioResu
     method:
       `${agentCount} fake agents (bench/fixtures/agents/fake-agent, ${WORK_MS} ms a turn, their state by OSC 7501); each gets ${prompts} prompts with client keys, ` +
       `in order, from one of ${clientCount} clients (kept-alive connections, all at once); ${RETRY_PERCENT}% sent again after the receipt and ${CONCURRENT_RETRY_PERCENT}% ` +
-      'at once from another client. Counted from what each agent printed (its own answer count); latency from the moment it printed before reporting idle to the arrival of pane.turn_finished.',
+      'at once from another client. Counted from what each agent printed (its own answer count); latency from the moment it printed before reporting idle to the arrival of pane.turn_finished; ' +
+      `then ${prompts} prompts to one agent alone, one at a time. The screen-only path (a pi fixture's idle screen to pane.agent_state_changed, scenario agents) measured 2 ms p50, 5 ms p99 on a quiet server (bench/results/2026-12-03.md).`,
     metrics: [
       exactMetric,
       receipts.metric('prompts answered with a receipt', '%', 'higher'),
       finished.metric('turns that sent pane.turn_finished', '%', 'higher'),
       p50,
       p99,
+      quiet50,
+      quiet99,
       throughput.metric('prompts through the queues', 'turns/s', 'higher'),
     ],
     targets: measured([

@@ -151,21 +151,31 @@ export class TurnBook {
     return pane.agentState === 'idle' || pane.agentState === 'unknown';
   }
 
-  /** Writes the pane's next turn if its agent is ready; a turn whose agent is gone fails instead. */
+  /**
+   * Writes the pane's next turns while its agent is ready; a turn whose agent is gone fails
+   * instead. The queue is looked up afresh after every write: a prompt that came meanwhile may
+   * have started a new one.
+   */
   private async pump(pane: PaneRecord): Promise<void> {
-    const queue = this.queues.get(pane.uid);
-    while (queue && queue.length > 0) {
-      const turn = queue[0] as TurnRecord;
+    for (;;) {
+      const queue = this.queues.get(pane.uid);
+      const turn = queue?.[0];
+      if (!queue || !turn) return;
       if (!this.stillThere(turn)) {
-        queue.shift();
+        this.shift(pane.uid, queue);
         this.finish(turn, 'failed', 'exited');
         continue;
       }
       if (!this.ready(pane, turn)) return;
-      queue.shift();
+      this.shift(pane.uid, queue);
       await this.write(turn);
     }
-    if (queue?.length === 0) this.queues.delete(pane.uid);
+  }
+
+  /** Takes the queue's first turn off; an emptied queue is forgotten. */
+  private shift(paneUid: number, queue: TurnRecord[]): void {
+    queue.shift();
+    if (queue.length === 0 && this.queues.get(paneUid) === queue) this.queues.delete(paneUid);
   }
 
   private async write(turn: TurnRecord): Promise<void> {
