@@ -7,7 +7,7 @@
  */
 import { HerdrClient } from '../client/client.js';
 import type { HostTarget } from '../client/transport.js';
-import { ToolError } from './tool-result.js';
+import { ToolError, describeError } from './tool-result.js';
 
 export interface Host {
   /** undefined for the local server. */
@@ -54,6 +54,24 @@ export class McpContext {
   /** An id as the agent is given it: with its host where hosts are mixed and it is a remote one. */
   qualify(host: Host, id: string): string {
     return this.mixed && host.name !== undefined ? `${host.name}/${id}` : id;
+  }
+
+  /**
+   * The same question to every server at once. One server down does not hide the others:
+   * it is listed as unreachable; alone, its failure is the tool's error.
+   */
+  async askAll<T>(ask: (host: Host) => Promise<T>): Promise<{ answers: Array<{ host: Host; value: T }>; unreachable: Array<{ host: string; error: string }> }> {
+    const settled = await Promise.allSettled(this.hosts.map(ask));
+    const answers: Array<{ host: Host; value: T }> = [];
+    const unreachable: Array<{ host: string; error: string }> = [];
+    settled.forEach((result, index) => {
+      const host = this.hosts[index];
+      if (!host) return;
+      if (result.status === 'fulfilled') return void answers.push({ host, value: result.value });
+      if (!this.mixed) throw result.reason;
+      unreachable.push({ host: host.name ?? 'local', error: describeError(result.reason) });
+    });
+    return { answers, unreachable };
   }
 
   hostNames(): string[] {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
 import { approvalSchema } from '../../protocol/methods/approvals.js';
 import type { McpContext } from '../context.js';
-import { answer, describeError, guarded } from '../tool-result.js';
+import { answer, guarded } from '../tool-result.js';
 
 const approvalView = approvalSchema
   .pick({ agent: true, name: true, cwd: true, since: true, question: true, menu: true, options: true, selected: true, question_hash: true })
@@ -41,21 +41,10 @@ export function registerApprovals(server: McpServer, context: McpContext): void 
     },
     ({ agent }) =>
       guarded(async () => {
-        const approvals: ApprovalView[] = [];
-        const unreachable: Array<{ host: string; error: string }> = [];
-        const answers = await Promise.allSettled(context.hosts.map((host) => host.client.call('approvals.list', agent === undefined ? {} : { agent })));
-        answers.forEach((settled, index) => {
-          const host = context.hosts[index];
-          if (!host) return;
-          if (settled.status === 'rejected') {
-            if (!context.mixed) throw settled.reason;
-            unreachable.push({ host: host.name ?? 'local', error: describeError(settled.reason) });
-            return;
-          }
-          for (const { pane_id: _pane, workspace_id: _workspace, stable_id, agent_instance_id: _instance, ...rest } of settled.value.approvals) {
-            approvals.push({ pane: context.qualify(host, stable_id), ...rest });
-          }
-        });
+        const { answers, unreachable } = await context.askAll((host) => host.client.call('approvals.list', agent === undefined ? {} : { agent }));
+        const approvals: ApprovalView[] = answers.flatMap(({ host, value }) =>
+          value.approvals.map(({ pane_id: _pane, workspace_id: _workspace, stable_id, agent_instance_id: _instance, ...rest }) => ({ pane: context.qualify(host, stable_id), ...rest })),
+        );
         approvals.sort((a, b) => a.since - b.since);
         const lines = [
           `${approvals.length} waiting`,

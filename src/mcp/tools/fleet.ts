@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
 import type { McpContext } from '../context.js';
-import { answer, describeError, guarded } from '../tool-result.js';
+import { answer, guarded } from '../tool-result.js';
 import { type AgentView, type PaneView, agentViewSchema, agentView, byUrgency, paneView, paneViewSchema } from '../views.js';
 
 const output = z.object({
@@ -29,23 +29,14 @@ export function registerFleet(server: McpServer, context: McpContext): void {
       guarded(async () => {
         const agents: AgentView[] = [];
         const panes: PaneView[] = [];
-        const unreachable: Array<{ host: string; error: string }> = [];
-        const answers = await Promise.allSettled(context.hosts.map((host) => host.client.call('session.snapshot', {})));
-        answers.forEach((settled, index) => {
-          const host = context.hosts[index];
-          if (!host) return;
-          if (settled.status === 'rejected') {
-            // One server down does not hide the others; alone, it is the tool's error.
-            if (!context.mixed) throw settled.reason;
-            unreachable.push({ host: host.name ?? 'local', error: describeError(settled.reason) });
-            return;
-          }
-          const { snapshot } = settled.value;
+        const { answers, unreachable } = await context.askAll((host) => host.client.call('session.snapshot', {}));
+        for (const { host, value } of answers) {
+          const { snapshot } = value;
           const qualify = (id: string) => context.qualify(host, id);
           const names = new Map(snapshot.agents.flatMap((agent) => (agent.name ? [[agent.pane_id, agent.name] as const] : [])));
           agents.push(...snapshot.agents.map((agent) => agentView(agent, qualify)));
           panes.push(...snapshot.panes.map((pane) => paneView(pane, names.get(pane.pane_id), qualify)));
-        });
+        }
         agents.sort(byUrgency);
         panes.sort(byUrgency);
         const blocked = agents.filter((agent) => agent.status === 'blocked');
