@@ -144,11 +144,17 @@ export class TurnBook {
     );
   }
 
-  /** Whether the agent can take its next prompt now: it is there, the same occupant, idle (or of unknown state), with nothing written and unfinished. */
+  /**
+   * Whether the agent can take its next prompt now: it is there, the same occupant, idle with
+   * nothing written and unfinished. An agent whose state nothing describes (`unknown`) cannot
+   * be followed: its prompts are written as they come, as before turns, and each turn ends
+   * `stalled` after its window.
+   */
   private ready(pane: PaneRecord, turn: TurnRecord): boolean {
-    if (this.inFlight.has(pane.uid) || this.writing.has(pane.uid)) return false;
+    if (this.writing.has(pane.uid)) return false;
     if (pane.agent === undefined || instanceOf(pane) !== turn.instance) return false;
-    return pane.agentState === 'idle' || pane.agentState === 'unknown';
+    if (pane.agentState === 'unknown') return true;
+    return pane.agentState === 'idle' && !this.inFlight.has(pane.uid);
   }
 
   /**
