@@ -8,11 +8,12 @@
  * (`pane.resize`), close (`pane.close`). Back to the grid leaves it running.
  */
 import { FitAddon } from '@xterm/addon-fit';
-import { type MenuOption, findMenu } from '../../protocol/menu.js';
+import type { MenuOption } from '../../protocol/menu.js';
 import type { TurnInfo } from '../../protocol/turns.js';
 import type { TileRow } from '../wire.js';
-import { byId, element, shortPath, statusText, tileName } from './format.js';
+import { byId, shortPath, statusText, tileName } from './format.js';
 import type { Link } from './link.js';
+import { MenuButtons } from './menu-buttons.js';
 import { StreamedTerminal } from './streamed-terminal.js';
 
 const FONT_SIZE = 14;
@@ -27,17 +28,20 @@ export class PaneView {
   private readonly root = byId('pane-view');
   private readonly title = byId('pane-title');
   private readonly question = byId('pane-question');
-  private readonly optionsBar = byId('pane-options');
+  private readonly menu: MenuButtons;
   private readonly holder = byId('pane-terminal');
   private screen: StreamedTerminal | undefined;
   private row: TileRow | undefined;
-  private shownOptions = '';
 
   constructor(
     private readonly link: Link,
     private readonly readOnly: boolean,
     private readonly actions: PaneViewActions,
   ) {
+    this.menu = new MenuButtons(byId('pane-options'), (option) => {
+      if (this.row) this.actions.answer(this.row, option);
+      this.screen?.term.focus();
+    });
     byId('back').addEventListener('click', () => this.actions.closed());
     byId('fit').addEventListener('click', () => void this.fit());
     byId('close-pane').addEventListener('click', () => void this.closePane());
@@ -89,8 +93,7 @@ export class PaneView {
     this.screen?.dispose();
     this.screen = undefined;
     this.row = undefined;
-    this.shownOptions = '';
-    this.optionsBar.replaceChildren();
+    this.menu.clear();
     this.root.hidden = true;
   }
 
@@ -100,22 +103,7 @@ export class PaneView {
   }
 
   private showOptions(): void {
-    const row = this.row;
-    const options = row && row.status === 'blocked' && !this.readOnly ? (findMenu(this.screenLines())?.options ?? []) : [];
-    const shown = JSON.stringify(options);
-    if (shown === this.shownOptions || !row) return;
-    this.shownOptions = shown;
-    this.optionsBar.replaceChildren(
-      ...options.map((option) => {
-        const button = element('button', 'option', `${option.key}. ${option.label}`);
-        button.type = 'button';
-        button.addEventListener('click', () => {
-          this.actions.answer(row, option);
-          this.screen?.term.focus();
-        });
-        return button;
-      }),
-    );
+    this.menu.show(this.row?.status === 'blocked' && !this.readOnly, () => this.screenLines());
   }
 
   private send(method: string, params: object): void {

@@ -5,10 +5,11 @@
  * streamed only while the tile is on screen, as a glance (`look: false`), so a
  * `done` agent stays `done` until someone opens it.
  */
-import { type MenuOption, findMenu } from '../../protocol/menu.js';
+import type { MenuOption } from '../../protocol/menu.js';
 import type { TileRow } from '../wire.js';
 import { age, element, shortPath, statusText, tileName } from './format.js';
 import type { Link } from './link.js';
+import { MenuButtons } from './menu-buttons.js';
 import { StreamedTerminal } from './streamed-terminal.js';
 import { TileCanvas } from './tile-canvas.js';
 
@@ -32,11 +33,11 @@ export class Tile {
   private readonly cwd = element('div', 'cwd');
   private readonly question = element('div', 'question');
   private readonly options = element('div', 'options');
+  private readonly menu: MenuButtons;
   private readonly holder = element('div', 'tile-screen');
   private readonly picture: TileCanvas;
   private hideTimer: number | undefined;
   private optionsTimer: number | undefined;
-  private shownOptions = '';
 
   constructor(
     row: TileRow,
@@ -63,6 +64,7 @@ export class Tile {
     const canvas = element('canvas');
     this.holder.append(canvas);
     this.picture = new TileCanvas(this.screen.term, canvas);
+    this.menu = new MenuButtons(this.options, (option) => this.actions.answer(this.row, option));
     this.screen.term.onWriteParsed(() => this.optionsSoon());
   }
 
@@ -122,19 +124,7 @@ export class Tile {
     if (this.optionsTimer !== undefined) return;
     this.optionsTimer = window.setTimeout(() => {
       this.optionsTimer = undefined;
-      const options = this.row.status === 'blocked' && !this.readOnly ? (findMenu(this.screenLines())?.options ?? []) : [];
-      const shown = JSON.stringify(options);
-      if (shown === this.shownOptions) return;
-      this.shownOptions = shown;
-      this.options.replaceChildren(
-        ...options.map((option) => {
-          const button = element('button', 'option', `${option.key}. ${option.label}`);
-          button.type = 'button';
-          button.title = 'answer with this option (approvals.answer: only if the question is still the same)';
-          button.addEventListener('click', () => this.actions.answer(this.row, option));
-          return button;
-        }),
-      );
+      this.menu.show(this.row.status === 'blocked' && !this.readOnly, () => this.screenLines());
     }, OPTIONS_AFTER_MS);
   }
 
