@@ -1,6 +1,9 @@
 /** The servers of a fleet command (`herdr watch`, `herdr fleet …`): the local one and every `--host`. */
 import type { Command } from 'commander';
+import { HerdrClient } from '../../client/client.js';
 import { type HostTarget, dialerFor } from '../../client/transport.js';
+import { EXIT, exitCodeOf } from '../exit-codes.js';
+import { messageOf } from '../failure.js';
 
 export interface FleetFlags {
   socket?: string;
@@ -24,4 +27,37 @@ export function fleetTargets(flags: FleetFlags): HostTarget[] {
   const targets: HostTarget[] = flags.local || hosts.length === 0 ? [{ host: undefined, dialer: dialerFor(flags.socket ? { socketPath: flags.socket } : {}) }] : [];
   for (const host of hosts) targets.push({ host, dialer: dialerFor({ host, ...(sshCommand ? { sshCommand } : {}) }) });
   return targets;
+}
+
+export interface ServerAnswer<T> {
+  /** undefined: the local server. */
+  host: string | undefined;
+  value: T;
+}
+
+export interface ServerFailure {
+  host: string | undefined;
+  error: unknown;
+}
+
+/** One question to every server at once, each on a connection of its own (`--once` views, `fleet list`). */
+export async function askEveryServer<T>(targets: readonly HostTarget[], ask: (client: HerdrClient) => Promise<T>): Promise<{ answers: ServerAnswer<T>[]; failures: ServerFailure[] }> {
+  const answers: ServerAnswer<T>[] = [];
+  const failures: ServerFailure[] = [];
+  await Promise.all(
+    targets.map(async (target) => {
+      try {
+        answers.push({ host: target.host, value: await ask(new HerdrClient({ dialer: target.dialer, keepAlive: false })) });
+      } catch (error) {
+        failures.push({ host: target.host, error });
+      }
+    }),
+  );
+  return { answers, failures };
+}
+
+/** Each server that could not be asked as one line on stderr (after the others' output); the exit code: 1 when any failed. */
+export function reportUnreachable(failures: readonly ServerFailure[]): number {
+  for (const { host, error } of failures) process.stderr.write(`herdr: ${host ?? 'local server'}: unreachable (${messageOf(error)})\n`);
+  return Math.max(EXIT.ok, ...failures.map(({ error }) => exitCodeOf(error)));
 }

@@ -4,36 +4,29 @@
  * each line tagged with its host and resumed with `since` after a drop.
  */
 import type { Command } from 'commander';
-import { HerdrClient } from '../../client/client.js';
-import { EXIT, exitCodeOf } from '../exit-codes.js';
-import { messageOf } from '../failure.js';
+import { EXIT } from '../exit-codes.js';
 import { HostFeed } from '../../client/fleet/host-feed.js';
 import { printJson } from '../output.js';
 import { Fleet, compareRows } from '../../client/fleet/fleet-model.js';
 import { plainTable } from '../watch/table.js';
 import type { HostTarget } from '../../client/transport.js';
-import { type FleetFlags, fleetOptions, fleetTargets } from './fleet-targets.js';
+import { type FleetFlags, askEveryServer, fleetOptions, fleetTargets, reportUnreachable } from './fleet-targets.js';
 
 /** The table once (`watch --once`, `fleet list`); an unreachable server is one line on stderr and exit 1, after the others' rows. */
 export async function printFleetTable(targets: HostTarget[], hosts: boolean): Promise<number> {
-  const results = await Promise.all(
-    targets.map(async (target) => {
-      const client = new HerdrClient({ dialer: target.dialer, keepAlive: false });
-      try {
-        const [{ workspaces }, { panes }] = await Promise.all([client.workspace.list(), client.pane.list()]);
-        const fleet = new Fleet(target.host);
-        fleet.load(workspaces, panes);
-        return { rows: fleet.rows() };
-      } catch (error) {
-        return { failure: { host: target.host, error } };
-      }
-    }),
-  );
-  const rows = results.flatMap((result) => result.rows ?? []).sort(compareRows);
+  const { answers, failures } = await askEveryServer(targets, async (client) => {
+    const [{ workspaces }, { panes }] = await Promise.all([client.workspace.list(), client.pane.list()]);
+    return { workspaces, panes };
+  });
+  const rows = answers
+    .flatMap(({ host, value }) => {
+      const fleet = new Fleet(host);
+      fleet.load(value.workspaces, value.panes);
+      return fleet.rows();
+    })
+    .sort(compareRows);
   process.stdout.write(plainTable(rows, Date.now(), process.env.HOME ?? '', hosts));
-  const failures = results.flatMap((result) => (result.failure ? [result.failure] : []));
-  for (const { host, error } of failures) process.stderr.write(`herdr: ${host ?? 'local server'}: unreachable (${messageOf(error)})\n`);
-  return Math.max(EXIT.ok, ...failures.map(({ error }) => exitCodeOf(error)));
+  return reportUnreachable(failures);
 }
 
 export function addFleetCommands(program: Command): void {

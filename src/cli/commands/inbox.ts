@@ -3,34 +3,22 @@
  * per option; `--once` (or `--json`) prints them for scripts; `inbox answer` answers one.
  */
 import type { Command } from 'commander';
-import { HerdrClient } from '../../client/client.js';
 import type { HostTarget } from '../../client/transport.js';
-import { EXIT, exitCodeOf } from '../exit-codes.js';
-import { exitWith, messageOf, usageError } from '../failure.js';
+import { exitWith, usageError } from '../failure.js';
 import { type HostApproval, approvalId, inboxTable } from '../inbox/inbox-table.js';
 import { InboxView } from '../inbox/inbox-view.js';
 import { type SocketOption, given, printJson, send } from '../output.js';
-import { type FleetFlags, fleetOptions, fleetTargets } from './fleet-targets.js';
+import { type FleetFlags, askEveryServer, fleetOptions, fleetTargets, reportUnreachable } from './fleet-targets.js';
 
 /** Every server's approvals once; an unreachable server is one line on stderr and exit 1, after the others'. */
 async function printInbox(targets: readonly HostTarget[], json: boolean): Promise<number> {
-  const results = await Promise.all(
-    targets.map(async (target) => {
-      const client = new HerdrClient({ dialer: target.dialer, keepAlive: false });
-      try {
-        const { approvals } = await client.call('approvals.list', {});
-        return { entries: approvals.map((approval): HostApproval => ({ host: target.host, approval })) };
-      } catch (error) {
-        return { failure: { host: target.host, error } };
-      }
-    }),
-  );
-  const entries = results.flatMap((result) => result.entries ?? []).sort((a, b) => a.approval.since - b.approval.since);
+  const { answers, failures } = await askEveryServer(targets, (client) => client.call('approvals.list', {}));
+  const entries = answers
+    .flatMap(({ host, value }) => value.approvals.map((approval): HostApproval => ({ host, approval })))
+    .sort((a, b) => a.approval.since - b.approval.since);
   if (json) for (const { host, approval } of entries) printJson({ host: host ?? 'local', id: approvalId(host, approval), ...approval });
   else process.stdout.write(inboxTable(entries, Date.now()));
-  const failures = results.flatMap((result) => (result.failure ? [result.failure] : []));
-  for (const { host, error } of failures) process.stderr.write(`herdr: ${host ?? 'local server'}: unreachable (${messageOf(error)})\n`);
-  return Math.max(EXIT.ok, ...failures.map(({ error }) => exitCodeOf(error)));
+  return reportUnreachable(failures);
 }
 
 export function addInboxCommand(program: Command): void {

@@ -11,14 +11,13 @@ import { HostFeed } from '../../client/fleet/host-feed.js';
 import type { HostTarget } from '../../client/transport.js';
 import type { Approval } from '../../protocol/methods/approvals.js';
 import { clip } from '../../protocol/text.js';
+import { ENTER_SCREEN, LEAVE_SCREEN } from '../full-screen.js';
 import { parseKeys } from '../watch/watch-view.js';
 import { age } from '../watch/table.js';
 import { approvalId } from './inbox-table.js';
 
 const RELIST_MS = 250;
 const CLOCK_MS = 1000;
-const ENTER_SCREEN = '\x1b[?1049h\x1b[?25l';
-const LEAVE_SCREEN = '\x1b[0m\x1b[?25h\x1b[?1049l';
 
 interface HostApprovals {
   readonly target: HostTarget;

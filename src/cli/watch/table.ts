@@ -87,8 +87,11 @@ export function line(row: readonly string[], columnWidths: number[], stateColumn
  * remote ids qualified.
  */
 export function plainTable(rows: FleetRow[], now: number, home: string, hosts = false): string {
-  const head = header(hosts);
-  const table = rows.map((row) => rowCells(row, now, home, hosts));
+  return alignedTable(header(hosts), rows.map((row) => rowCells(row, now, home, hosts)));
+}
+
+/** A plain table for scripts and pipes: each column as wide as its widest cell, two spaces apart, the last as it is. */
+export function alignedTable(head: readonly string[], table: ReadonlyArray<readonly string[]>): string {
   const columnWidths = head.map((name, i) => Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length)));
   const text = (cellsOfRow: readonly string[]) =>
     cellsOfRow.map((cell, i) => (i === cellsOfRow.length - 1 ? cell : fit(cell, columnWidths[i] ?? 0))).join('  ').trimEnd();

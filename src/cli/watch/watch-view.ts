@@ -10,17 +10,16 @@
 import { resolveKey } from '../../protocol/keys.js';
 import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
 import { HostFeed } from '../../client/fleet/host-feed.js';
-import type { Dialer } from '../../client/transport.js';
+import type { HostTarget } from '../../client/transport.js';
 import { type FleetRow, compareRows, stateCounts } from '../../client/fleet/fleet-model.js';
 import { header, line, rowCells, widths } from './table.js';
 import { clip } from '../../protocol/text.js';
+import { ENTER_SCREEN, LEAVE_SCREEN } from '../full-screen.js';
 
 const FRAME_MS = 50;
 /** The FOR column counts up even when nothing happens. */
 const CLOCK_MS = 1000;
 
-const ENTER_SCREEN = '\x1b[?1049h\x1b[?25l';
-const LEAVE_SCREEN = '\x1b[0m\x1b[?25h\x1b[?1049l';
 
 type Key = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'enter' | 'quit';
 const KEYS: Array<[string, Key]> = [
@@ -50,15 +49,9 @@ export function parseKeys(input: string): Key[] {
   return keys;
 }
 
-export interface WatchTarget {
-  /** undefined: the local server. */
-  host: string | undefined;
-  dialer: Dialer;
-}
-
 export interface WatchOptions {
   /** The servers shown together (several: a host column in the ids, docs/remote.md). */
-  targets: WatchTarget[];
+  targets: HostTarget[];
   input: NodeJS.ReadStream;
   output: NodeJS.WriteStream;
 }
