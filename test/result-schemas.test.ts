@@ -44,6 +44,7 @@ describe('result and event schemas', () => {
         { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true }, { type: 'pane.agent_status_changed' },
         { type: 'pane.command_finished' }, { type: 'pane.notification' }, { type: 'layout.updated' },
         { type: 'tab.created' }, { type: 'tab.closed' }, { type: 'tab.focused' }, { type: 'tab.renamed' },
+        { type: 'rule.fired' },
       ]);
       seen.add('events.subscribe'); // its ack: the next test
       const collecting = (async () => { for await (const line of subscription) lines.push(line); })();
@@ -118,6 +119,13 @@ describe('result and event schemas', () => {
       await check('agent.queue.cancel', client.call('agent.queue.cancel', { turn_id: behind.turn.turn_id }));
       await client.agent.wait({ target: 'schemas', until: ['done'], timeout_ms: 10_000 });
       await check('agent.turn.get', client.call('agent.turn.get', { turn_id: working.turn.turn_id }));
+      // A rule on a beat, once: its firing queues a prompt and is told as rule.fired.
+      const rule = client.rules.add({ trigger: { type: 'schedule', cron: '* * * * * *' }, action: { type: 'queue', agent: 'schemas', text: 'work 10 tick' }, limit: { max: 1, per_s: 3600 } });
+      await check('rules.add', rule);
+      await eventually(() => lines.some((line) => line.event === 'rule.fired'), 'the rule to fire', 5_000);
+      await check('rules.list', client.rules.list());
+      await check('rules.remove', client.rules.remove({ rule_id: (await rule).rule.rule_id }));
+      await client.agent.wait({ target: 'schemas', until: ['done'], timeout_ms: 10_000 });
       await check('agent.read', client.agent.read({ target: 'schemas', source: 'recent', lines: 5 }));
       await check('agent.rename', client.agent.rename({ target: 'schemas', name: 'schemas-two' }));
       await check('agent.send_keys', client.agent.sendKeys({ target: 'schemas-two', keys: ['Enter'] }));
@@ -178,7 +186,7 @@ describe('result and event schemas', () => {
     }
     assert.deepEqual([...seen].sort(), Object.keys(METHOD_PARAMS).sort(), 'every method was called');
     const names = new Set(lines.map((line) => line.event));
-    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.agent_status_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification', 'layout_updated'];
+    const expected = ['workspace_created', 'workspace_focused', 'pane_created', 'pane_focused', 'pane_exited', 'pane_closed', 'workspace_closed', 'pane_agent_detected', 'pane.agent_state_changed', 'pane.agent_status_changed', 'pane.output_matched', 'pane.command_finished', 'pane.notification', 'layout_updated', 'rule.fired'];
     for (const name of expected) {
       assert.ok(names.has(name as TypedEventLine['event']), `saw ${name} (saw: ${[...names].join(', ')})`);
     }

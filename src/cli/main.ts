@@ -10,6 +10,7 @@ import { addLayoutCommands } from './commands/layout.js';
 import { addMcpCommand } from './commands/mcp.js';
 import { addWebCommand } from './commands/web.js';
 import { addInboxCommand } from './commands/inbox.js';
+import { addRuleCommands } from './commands/rules.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
@@ -49,6 +50,7 @@ addWorktreeCommands(program);
 addMcpCommand(program);
 addWebCommand(program);
 addInboxCommand(program);
+addRuleCommands(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

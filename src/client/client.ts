@@ -161,6 +161,7 @@ export class HerdrClient {
   readonly worktree: MethodGroup<'worktree'>;
   readonly tab: MethodGroup<'tab'>;
   readonly approvals: MethodGroup<'approvals'>;
+  readonly rules: MethodGroup<'rules'>;
   private readonly keepAlive: boolean;
   private connection: Promise<HerdrConnection> | undefined;
 
@@ -179,6 +180,7 @@ export class HerdrClient {
     this.worktree = methodGroup('worktree', call);
     this.tab = methodGroup('tab', call);
     this.approvals = methodGroup('approvals', call);
+    this.rules = methodGroup('rules', call);
   }
 
   ping(): Promise<MethodResults['ping']> {

@@ -24,6 +24,7 @@ import type { SavedSession } from './persistence/session-file.js';
 import { Snapshotter } from './persistence/snapshotter.js';
 import type { SessionPaths } from './persistence/state-dir.js';
 import { TurnBook } from './agents/turns.js';
+import { RuleBook } from './rules/rule-book.js';
 import { Registry } from './registry.js';
 import { serverStats } from './server-stats.js';
 import type { ShardHandle, ShardSettings } from './shard-handle.js';
@@ -64,6 +65,8 @@ export class ServerCore {
   readonly layouts: LayoutOperations;
   /** Prompts as turns: receipts, the queue of each agent (agents/turns.ts). */
   readonly turns: TurnBook;
+  /** Event rules: what the server does by itself on events and schedules (rules/rule-book.ts). */
+  readonly rules: RuleBook;
   /** Writes the session file as things change (undefined when nothing is kept). */
   readonly snapshots: Snapshotter | undefined;
   /** `server.restored`, when this server started from a snapshot: every `server.restored` subscriber gets it. */
@@ -95,8 +98,9 @@ export class ServerCore {
     this.tabs = new TabOperations(this.registry, this.shards, this.spawner, this.removal);
     this.layouts = new LayoutOperations(this.registry, this.shards, this.spawner, this.held);
     this.turns = new TurnBook({ registry: this.registry, events: this.events, panes: this.panes });
+    this.rules = new RuleBook({ registry: this.registry, events: this.events, matchers: this.matchers, shards: this.shards, panes: this.panes });
     if (options.persistence) {
-      this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all }, options.persistence.paths);
+      this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all, rules: () => this.rules.saved() }, options.persistence.paths);
       this.events.listen(() => this.changed());
     }
   }
@@ -108,6 +112,7 @@ export class ServerCore {
 
   async restore(saved: SavedSession, options: { resumeAgents: boolean }): Promise<RestoreCounts> {
     const counts = await restoreSession(this, saved, options);
+    this.rules.restore(saved);
     this.restoredEvent = this.events.publish({ event: 'server.restored', data: counts });
     return counts;
   }
@@ -123,6 +128,7 @@ export class ServerCore {
     this.spawner.refuseFromNowOn();
     this.reports.stop();
     this.metadata.stop();
+    this.rules.stop();
     await this.snapshots?.flush();
     await this.pool.stop();
   }

@@ -22,6 +22,8 @@ import { registerServerHandlers } from './handlers/server.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerApprovalHandlers } from './handlers/approvals.js';
+import { registerRuleHandlers } from './handlers/rules.js';
+import { LoopbackCaller } from './rules/loopback-caller.js';
 import { registerSubscriptionHandlers } from './handlers/subscriptions.js';
 import { registerEventWaitHandler } from './handlers/event-wait.js';
 import { registerWaitHandlers } from './handlers/waits.js';
@@ -75,6 +77,7 @@ export class HerdrServer implements ConnectionHandler {
     registerWaitHandlers(this.router, core);
     registerAgentHandlers(this.router, core);
     registerApprovalHandlers(this.router, core);
+    registerRuleHandlers(this.router, core);
     registerLayoutHandlers(this.router, core);
     registerPaneDetailHandlers(this.router, core);
     registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });
@@ -94,6 +97,8 @@ export class HerdrServer implements ConnectionHandler {
     if (persistence) await restoreAtStart(server.core, persistence.paths, persistence, options.log);
     await server.listen(options.socketPath, '0.2.0');
     if (options.currentSocketPath !== undefined) await server.listen(options.currentSocketPath, 'current');
+    // Rules act through the socket, as a client would: from now on they can.
+    server.core.rules.start(new LoopbackCaller(options.socketPath));
     return server;
   }
 

@@ -1,6 +1,7 @@
 /** Event lines of docs/protocol.md §9.2, as written to subscribers: one schema per event's data. */
 import { z } from 'zod';
 import { paneLayoutSnapshotSchema } from './pane-layout.js';
+import { RULE_EVENT_DATA } from './rules.js';
 import { TURN_EVENT_DATA } from './turns.js';
 import { AGENT_STATES, AGENT_STATUSES, NOTIFICATION_KINDS, agentLabelSchema, outputMatchSchema, paneInfoSchema, paneRefFields as paneRef, tabInfoSchema, workspaceInfoSchema } from './objects.js';
 
@@ -47,6 +48,7 @@ export const STREAM_EVENT_DATA = {
   }),
   'server.restored': z.object({ workspaces: z.number().int().min(0), panes: z.number().int().min(0) }),
   ...TURN_EVENT_DATA,
+  ...RULE_EVENT_DATA,
 } as const;
 
 export type StreamEvents = { [E in keyof typeof STREAM_EVENT_DATA]: z.output<(typeof STREAM_EVENT_DATA)[E]> };
@@ -88,6 +90,7 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   streamLine('pane.prompt_accepted', STREAM_EVENT_DATA['pane.prompt_accepted']),
   streamLine('pane.turn_started', STREAM_EVENT_DATA['pane.turn_started']),
   streamLine('pane.turn_finished', STREAM_EVENT_DATA['pane.turn_finished']),
+  streamLine('rule.fired', STREAM_EVENT_DATA['rule.fired']),
   z.object({ event: z.literal(OVERFLOW_EVENT), data: overflowData, seq }),
 ]);
 

@@ -15,6 +15,7 @@ import { AGENT_METHODS } from './methods/agents.js';
 import { APPROVAL_METHODS } from './methods/approvals.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
+import { RULE_METHODS } from './methods/rules.js';
 import { SESSION_METHODS } from './methods/session.js';
 import { TAB_METHODS } from './methods/tabs.js';
 import { WORKTREE_METHODS } from './methods/worktrees.js';
@@ -44,6 +45,7 @@ export const subscriptionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pane.prompt_accepted'), ...anyPane }),
   z.object({ type: z.literal('pane.turn_started'), ...anyPane }),
   z.object({ type: z.literal('pane.turn_finished'), ...anyPane }),
+  z.object({ type: z.literal('rule.fired'), rule_id: optional(z.string().describe('only this rule\'s firings (its id)')) }),
   z.object({ type: z.literal('server.restored') }),
 ]);
 /** A subscription spec after validation (the server's view of a `SubscriptionSpec`). */
@@ -67,6 +69,7 @@ export const WAITABLE_EVENTS = [
   'pane.prompt_accepted',
   'pane.turn_started',
   'pane.turn_finished',
+  'rule.fired',
   'tab_created',
   'tab_closed',
   'tab_focused',
@@ -296,6 +299,7 @@ export const METHODS = {
   ...APPROVAL_METHODS,
   ...LAYOUT_METHODS,
   ...PANE_DETAIL_METHODS,
+  ...RULE_METHODS,
   ...SESSION_METHODS,
   ...WORKTREE_METHODS,
   ...TAB_METHODS,

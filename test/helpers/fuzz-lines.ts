@@ -171,6 +171,15 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return random.chance(0.5) ? { option: random.pick(['1', '2']), agent: 'claude' } : { label: random.pick(['yes', '']), question: 'proceed' };
     case 'approvals.answer':
       return { pane_id: pane, option: random.pick(['1', '2', '9', '']), question_hash: random.pick(['0123456789abcdef', '']) };
+    case 'rules.add':
+      // Nothing a rule could start: a schedule once a year, into an agent nobody has.
+      return random.chance(0.5)
+        ? { trigger: { type: 'schedule', cron: random.pick(['0 0 1 1 *', '61 * * * *', '* *']) }, action: { type: 'queue', agent: 'nobody', text: 'fuzz' } }
+        : { trigger: { type: 'command_finished', exit: 'failed', pane_id: pane }, action: { type: 'prompt', agent: 'nobody', text: '{{exit_code}}' }, limit: { max: 1, per_s: 60 } };
+    case 'rules.list':
+      return {};
+    case 'rules.remove':
+      return { rule_id: random.pick(['r1', 'r2', 'r999', '']) };
     case 'pane.process_info':
       return random.chance(0.5) ? { pane_id: pane } : {};
     case 'pane.rename':

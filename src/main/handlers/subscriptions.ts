@@ -93,11 +93,15 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
       const lifecycle = new Set<string>(
         subscriptions.flatMap((sub) => (isLifecycleKind(sub.type) ? [sub.type.replace('.', '_')] : [])),
       );
+      const rules: Filter[] = subscriptions.flatMap((sub) =>
+        sub.type === 'rule.fired' ? [(event: LoggedEvent) => event.line.event === 'rule.fired' && (sub.rule_id === undefined || (event.line.data as { rule_id: string }).rule_id === sub.rule_id)] : [],
+      );
       const restored = subscriptions.some((sub) => sub.type === 'server.restored');
       const filters: Filter[] = [
         (event) => lifecycle.has(event.line.event) || (restored && event.line.event === 'server.restored'),
         ...states.map(stateFilter),
         ...paneEvents,
+        ...rules,
       ];
       const wanted = (event: LoggedEvent) => filters.some((filter) => filter(event));
 

@@ -12,6 +12,7 @@ import { Packr } from 'msgpackr';
 import { z } from 'zod';
 import type { LayoutNode } from '../layout.js';
 import { SPLIT_DIRECTIONS } from '../../protocol/enums.js';
+import { ruleSpecSchema } from '../../protocol/rules.js';
 
 /** Bumped when a field changes meaning; a newer file is set aside, not misread. */
 export const SESSION_VERSION = 1;
@@ -71,6 +72,9 @@ const savedWorkspaceSchema = z.object({
 });
 export type SavedWorkspace = z.output<typeof savedWorkspaceSchema>;
 
+/** An event rule as rules.add took it (docs/protocol.md §13.8); an output rule with the pane it watches. */
+const savedRuleSchema = z.object({ id: z.string().regex(/^r\d+$/), spec: ruleSpecSchema, createdAt: z.number(), paneUid: uid.optional() });
+
 const sessionSchema = z.object({
   format: z.literal(FORMAT),
   version: z.literal(SESSION_VERSION),
@@ -79,6 +83,9 @@ const sessionSchema = z.object({
   nextWorkspaceUid: uid,
   nextPaneUid: uid,
   workspaces: z.array(savedWorkspaceSchema),
+  /** Absent in a file from before rules. */
+  rules: z.array(savedRuleSchema).optional(),
+  nextRuleId: uid.optional(),
 });
 export type SavedSession = z.output<typeof sessionSchema>;
 

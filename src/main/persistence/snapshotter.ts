@@ -12,6 +12,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaneTerminalState } from '../../protocol/thread.js';
 import type { Registry } from '../registry.js';
+import type { SavedRule } from '../rules/rule-book.js';
 import type { ShardHandle } from '../shard-handle.js';
 import { type SavedSession, encodeSession, writeFileAtomically } from './session-file.js';
 import type { SessionPaths } from './state-dir.js';
@@ -29,6 +30,8 @@ export interface SnapshotFigures {
 export interface SnapshotSource {
   registry: Registry;
   shards(): readonly ShardHandle[];
+  /** The event rules and the next rule id. */
+  rules(): { rules: SavedRule[]; nextRuleId: number };
 }
 
 export class Snapshotter {
@@ -105,6 +108,7 @@ export class Snapshotter {
       activeWorkspaceUid: registry.activeWorkspace?.uid,
       nextWorkspaceUid: next.workspace,
       nextPaneUid: next.pane,
+      ...this.source.rules(),
       workspaces: registry.workspaces.map((workspace) => ({
         uid: workspace.uid,
         label: workspace.customLabel,
