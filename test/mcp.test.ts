@@ -88,7 +88,7 @@ describe('herdr mcp', () => {
     assert.deepEqual(client.getServerVersion(), { name: 'herdr', version: VERSION });
     assert.match(client.getInstructions() ?? '', /wait_agents/);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['answer_approval', 'approvals', 'close', 'fleet', 'prompt_agent', 'read_pane', 'run_command', 'send_keys', 'start_agent', 'wait_agents']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['add_rule', 'answer_approval', 'approvals', 'close', 'fleet', 'prompt_agent', 'read_pane', 'remove_rule', 'rules', 'run_command', 'send_keys', 'start_agent', 'wait_agents']);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
       assert.equal(t.outputSchema?.type, 'object', t.name);
@@ -164,6 +164,23 @@ describe('herdr mcp', () => {
     assert.deepEqual([answered.label, answered.keys], ['No', ['2', 'Enter']]);
     await ok('wait_agents', { targets: ['bravo'], until: ['done'], timeout_ms: 10_000 });
     assert.match((await ok<{ text: string }>('read_pane', { target: 'bravo' })).text, /you chose 2/);
+  });
+
+  it('adds a rule that acts on an agent\'s done, lists it with its count, and removes it', async () => {
+    await startFake('hearer');
+    const added = await ok<{ rule_id: string; name?: string }>('add_rule', {
+      name: 'echo-back',
+      trigger: { type: 'agent_status', status: 'done', agent: 'bravo' },
+      action: { type: 'queue', agent: 'hearer', text: 'work 10 heard {{agent}}' },
+    });
+    assert.equal(added.name, 'echo-back');
+    await ok('prompt_agent', { target: 'bravo', text: 'work 20 go', wait: { until: ['done'], timeout_ms: 10_000 } });
+    await eventually(async () => /answer: heard bravo/.test((await ok<{ text: string }>('read_pane', { target: 'hearer' })).text), 'the rule to prompt hearer');
+    const { rules } = await ok<{ rules: Array<{ rule_id: string; fired: number }> }>('rules', {});
+    assert.deepEqual(rules.map((rule) => [rule.rule_id, rule.fired]), [[added.rule_id, 1]]);
+    assert.match(errorText(await tool('add_rule', { trigger: { type: 'schedule', cron: 'never' }, action: { type: 'queue', agent: 'hearer', text: 'x' } })), /^invalid_rule: /);
+    await ok('remove_rule', { rule: 'echo-back' });
+    assert.match(errorText(await tool('remove_rule', { rule: 'echo-back' })), /^rule_not_found: /);
   });
 
   it('ends a wait when the agent\'s pane exits, and times out when nothing happens', async () => {

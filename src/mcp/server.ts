@@ -16,6 +16,7 @@ import { registerClose } from './tools/close.js';
 import { registerFleet } from './tools/fleet.js';
 import { registerPromptAgent } from './tools/prompt-agent.js';
 import { registerReadPane } from './tools/read-pane.js';
+import { registerRules } from './tools/rules.js';
 import { registerRunCommand } from './tools/run-command.js';
 import { registerSendKeys } from './tools/send-keys.js';
 import { registerStartAgent } from './tools/start-agent.js';
@@ -41,6 +42,7 @@ export function createMcpServer(context: McpContext): { server: McpServer; resou
   registerClose(server, context);
   registerRunCommand(server, context);
   registerApprovals(server, context);
+  registerRules(server, context);
   const resources = registerResources(server, context);
   return { server, resources };
 }
