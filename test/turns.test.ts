@@ -6,10 +6,11 @@
  * agent leaves the pane.
  */
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EventClient } from './helpers/events.js';
-import { REPO_ROOT, type TestServer, codeOf, eventually, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
+import { REPO_ROOT, type TestServer, codeOf, eventually, newWorkspace, promptShown, readUntil, startServer, tempDir } from './helpers/server.js';
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
 
@@ -129,5 +130,56 @@ describe('turns: receipts, queues, keys', () => {
     const text = await readUntil(server, paneId, (t) => /^shell-42$/m.test(t));
     assert.doesNotMatch(text, /SHOULD-NEVER-RUN/);
     events.close();
+  });
+});
+
+describe('turns across a restart', () => {
+  it('a queue comes back with the session: written, in order, to the agent that comes back under its name; failed where none does', async () => {
+    const root = tempDir('herdr-turns-');
+    const options = { stateDir: join(root, 'state'), socketPath: join(root, 'herdr.sock'), env: { FAKE_AGENT_WORK_MS: '20' } };
+    try {
+      let server = await startServer(options);
+      const started = await server.call('agent.start', { command: [FAKE_AGENT], cwd: server.dir, name: 'keeper', timeout_ms: 10_000 });
+      await server.call('agent.prompt', { target: 'keeper', text: 'work 60000 long' });
+      await eventually(async () => (await server.call('agent.get', { target: 'keeper' })).agent.agent_status === 'working', 'keeper at work');
+      const two = (await server.call('agent.prompt', { target: 'keeper', text: 'work 10 two' })).turn;
+      const three = (await server.call('agent.prompt', { target: 'keeper', text: 'work 10 three', key: 'job-3' })).turn;
+      // An agent typed into a shell: after the restart the pane is that shell, and nothing of its queue is typed there.
+      const { paneId: shellPane } = await newWorkspace(server);
+      await promptShown(server, shellPane);
+      await server.call('agent.start', { command: [FAKE_AGENT], pane_id: shellPane, name: 'typed', timeout_ms: 10_000 });
+      await server.call('agent.prompt', { target: 'typed', text: 'work 60000 long' });
+      await eventually(async () => (await server.call('agent.get', { target: 'typed' })).agent.agent_status === 'working', 'typed at work');
+      const orphan = (await server.call('agent.prompt', { target: 'typed', text: 'echo SHOULD-NEVER-RUN' })).turn;
+      assert.deepEqual([two.state, three.state, orphan.state], ['queued', 'queued', 'queued']);
+      await server.stop();
+
+      server = await startServer(options);
+      const back = await eventually(async () => {
+        const { agent } = await server.call('agent.get', { target: 'keeper' });
+        return agent.agent_status !== 'unknown' && agent.launch_pending === undefined && agent;
+      }, 'keeper back under its name');
+      assert.equal(back.agent_instance_id, started.agent.agent_instance_id, 'the same occupant');
+      const done = await server.call('agent.prompt', { target: 'keeper', text: 'work 10 four', wait: { timeout_ms: 15_000 } });
+      assert.deepEqual([done.turn.state, done.turn.outcome], ['finished', 'done']);
+      const { read } = await server.call('pane.read', { pane_id: started.agent.terminal_id, source: 'recent', lines: 50 });
+      const answered = [...read.text.matchAll(/^answer: (\w+) \(\d+\)$/gm)].map((match) => match[1]);
+      assert.deepEqual(answered, ['two', 'three', 'four'], 'the queue first, in order, each once');
+      for (const turn of [two, three]) {
+        const now = (await server.call('agent.turn.get', { turn_id: turn.turn_id })).turn;
+        assert.deepEqual([now.state, now.outcome], ['finished', 'done'], turn.text);
+      }
+      // The key still names its turn: a retry writes nothing.
+      const retry = await server.call('agent.prompt', { target: 'keeper', text: 'work 10 three', key: 'job-3' });
+      assert.equal(retry.turn.turn_id, three.turn_id);
+      assert.ok(Number(done.turn.turn_id.slice(1)) > Number(orphan.turn_id.slice(1)), 'turn ids go on from before the restart');
+      const failed = (await server.call('agent.turn.get', { turn_id: orphan.turn_id })).turn;
+      assert.deepEqual([failed.state, failed.outcome], ['failed', 'exited']);
+      await server.call('pane.send_text', { pane_id: shellPane, text: 'echo shell-$((6*7))\r' });
+      assert.doesNotMatch(await readUntil(server, shellPane, (t) => /^shell-42$/m.test(t)), /SHOULD-NEVER-RUN/);
+      await server.stop();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

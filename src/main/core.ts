@@ -100,7 +100,7 @@ export class ServerCore {
     this.turns = new TurnBook({ registry: this.registry, events: this.events, panes: this.panes });
     this.rules = new RuleBook({ registry: this.registry, events: this.events, matchers: this.matchers, shards: this.shards, panes: this.panes });
     if (options.persistence) {
-      this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all, rules: () => this.rules.saved() }, options.persistence.paths);
+      this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all, rules: () => this.rules.saved(), turns: this.turns }, options.persistence.paths);
       this.events.listen(() => this.changed());
     }
   }

@@ -42,6 +42,15 @@ export interface TurnRecord {
   writtenAt: number;
 }
 
+/** A queued turn as the session file keeps it (with its pane; the occupant is the pane's saved one). */
+export interface SavedTurn {
+  id: string;
+  text: string;
+  key?: string | undefined;
+  stallMs: number;
+  createdAt: number;
+}
+
 export interface TurnParts {
   registry: Registry;
   events: EventHub;
@@ -71,7 +80,7 @@ export class TurnBook {
    * was written (or failed to be).
    */
   async prompt(agent: ResolvedAgent, text: string, options: { key: string | undefined; stallMs: number }): Promise<{ turn: TurnRecord; fresh: boolean }> {
-    const keyed = options.key === undefined ? undefined : this.keys.get(`${agent.instanceId}\u0000${options.key}`);
+    const keyed = options.key === undefined ? undefined : this.keys.get(keyOf(agent.instanceId, options.key));
     if (keyed) return { turn: keyed, fresh: false };
     const turn: TurnRecord = {
       id: `t${this.nextId++}`,
@@ -90,12 +99,62 @@ export class TurnBook {
       writtenAt: 0,
     };
     this.turns.set(turn.id, turn);
-    if (turn.key !== undefined) this.keys.set(`${turn.instance}\u0000${turn.key}`, turn);
+    if (turn.key !== undefined) this.keys.set(keyOf(turn.instance, turn.key), turn);
     const queue = this.queues.get(agent.pane.uid) ?? [];
     queue.push(turn);
     this.queues.set(agent.pane.uid, queue);
     await this.pump(agent.pane);
     return { turn, fresh: true };
+  }
+
+  /** What a session snapshot keeps: each pane's queued turns, and where turn ids go on. */
+  saved(paneUid: number): SavedTurn[] | undefined {
+    const queue = this.queues.get(paneUid);
+    if (!queue?.length) return undefined;
+    return queue.map((turn) => ({ id: turn.id, text: turn.text, key: turn.key, stallMs: turn.stallMs, createdAt: turn.createdAt }));
+  }
+
+  get nextTurnId(): number {
+    return this.nextId;
+  }
+
+  /** Turn ids go on from a restored session's: never one a client saw before the restart. */
+  continueIdsFrom(nextTurnId: number): void {
+    this.nextId = Math.max(this.nextId, nextTurnId);
+  }
+
+  /**
+   * A restored pane's queue, for the occupant it had (`instance`): written when that agent is back
+   * and idle, failed `exited` at once or when it does not come back.
+   */
+  restore(pane: PaneRecord, instance: string, saved: readonly SavedTurn[]): void {
+    const queue = this.queues.get(pane.uid) ?? [];
+    for (const entry of saved) {
+      if (this.turns.has(entry.id)) continue;
+      const turn: TurnRecord = {
+        ...entry,
+        pane,
+        instance,
+        key: entry.key,
+        state: 'queued',
+        outcome: undefined,
+        sentAt: undefined,
+        startedAt: undefined,
+        finishedAt: undefined,
+        seqAtWrite: 0,
+        writtenAt: 0,
+      };
+      this.turns.set(turn.id, turn);
+      if (turn.key !== undefined) this.keys.set(keyOf(instance, turn.key), turn);
+      queue.push(turn);
+    }
+    if (queue.length > 0) this.queues.set(pane.uid, queue);
+    void this.pump(pane);
+  }
+
+  /** The pane's occupant may have gone without an event (a restored agent that never came back): look again. */
+  recheck(pane: PaneRecord): void {
+    if (this.queues.has(pane.uid)) void this.pump(pane);
   }
 
   get(id: string): TurnRecord {
@@ -270,7 +329,7 @@ export class TurnBook {
   private forget(id: string): void {
     const turn = this.turns.get(id);
     this.turns.delete(id);
-    if (turn?.key !== undefined) this.keys.delete(`${turn.instance}\u0000${turn.key}`);
+    if (turn?.key !== undefined) this.keys.delete(keyOf(turn.instance, turn.key));
   }
 
   /** After the event being handed out: a turn event never overtakes the state change it follows. */
@@ -288,3 +347,8 @@ export class TurnBook {
 }
 
 const TURN_EVENT_NAMES = new Set<string>(TURN_EVENTS);
+
+/** A client key is the client's for one occupant. */
+function keyOf(instance: string, key: string): string {
+  return `${instance}\u0000${key}`;
+}

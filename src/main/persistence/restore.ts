@@ -7,11 +7,13 @@
 import { paneStableId } from '../ids.js';
 import type { PaneSpawner } from '../operations/pane-spawner.js';
 import type { PaneShards } from '../pane-shards.js';
-import { FIRST_TAB_UID, type PaneFacts, type Registry } from '../registry.js';
+import { FIRST_TAB_UID, type PaneFacts, type PaneRecord, type Registry } from '../registry.js';
 import { layoutOrder } from '../layout.js';
 import { paneEnvironment } from '../spawn-spec.js';
 import { type RestorePlan, keptTabs, restorePlan } from './restore-plan.js';
-import type { SavedSession, SavedWorkspace } from './session-file.js';
+import type { SavedPane, SavedSession, SavedWorkspace } from './session-file.js';
+import { DEFAULT_AGENT_START_TIMEOUT_MS } from '../../protocol/methods/agents.js';
+import type { TurnBook } from '../agents/turns.js';
 
 export interface RestoreCounts {
   workspaces: number;
@@ -19,12 +21,13 @@ export interface RestoreCounts {
 }
 
 export async function restoreSession(
-  parts: { registry: Registry; shards: PaneShards; spawner: PaneSpawner },
+  parts: { registry: Registry; shards: PaneShards; spawner: PaneSpawner; turns: TurnBook },
   saved: SavedSession,
   options: { resumeAgents: boolean },
 ): Promise<RestoreCounts> {
-  const { registry, shards, spawner } = parts;
+  const { registry, shards, spawner, turns } = parts;
   registry.advanceUids(saved.nextWorkspaceUid, saved.nextPaneUid);
+  turns.continueIdsFrom(saved.nextTurnId ?? 1);
   const context = { shell: spawner.shell, home: process.env.HOME ?? '/', resumeAgents: options.resumeAgents, savedAt: saved.savedAt };
   let panes = 0;
   for (const workspace of saved.workspaces) {
@@ -57,15 +60,36 @@ export async function restoreSession(
     );
     for (const { uid, plan } of started) {
       const restored = registry.paneByUid(uid);
-      if (!restored) continue;
+      const savedPane = workspace.panes.find((pane) => pane.uid === uid);
+      if (!restored || !savedPane) continue;
       restored.restored = true;
-      restored.label = workspace.panes.find((saved) => saved.uid === uid)?.label;
+      restored.label = savedPane.label;
       restored.previousAgentSession = plan.previousAgentSession;
+      awaitOccupant(restored, savedPane, plan, turns);
       panes++;
     }
     if (workspace.uid === saved.activeWorkspaceUid) registry.focusWorkspace(record);
   }
   return { workspaces: registry.workspaces.length, panes };
+}
+
+/**
+ * An agent that comes back in its pane (its command runs again, or its session is resumed)
+ * takes its old instance id and name, and its queued prompts wait for it; one that does not
+ * (the pane is a shell now, or nothing shows up within the start timeout) fails them `exited`.
+ */
+function awaitOccupant(pane: PaneRecord, saved: SavedPane, plan: RestorePlan, turns: TurnBook): void {
+  const instanceId = saved.agentInstanceId;
+  if (plan.command !== undefined && saved.agent !== undefined && instanceId !== undefined) {
+    const start = { instanceId, name: saved.agentName, kind: saved.agent };
+    pane.agentStart = start;
+    setTimeout(() => {
+      if (pane.agentStart !== start) return;
+      pane.agentStart = undefined;
+      turns.recheck(pane);
+    }, DEFAULT_AGENT_START_TIMEOUT_MS).unref();
+  }
+  if (saved.queue?.length) turns.restore(pane, instanceId ?? '', saved.queue);
 }
 
 /** The tab a saved pane was in (HERDR_TAB_ID); a file from before tabs had one. */

@@ -45,6 +45,11 @@ const savedPaneSchema = z.object({
   cols: z.number().int().min(1).max(1000),
   rows: z.number().int().min(1).max(1000),
   agent: z.string().optional(),
+  /** The occupant's id and name in the agent API: an agent that comes back in the pane takes them again. */
+  agentInstanceId: z.string().optional(),
+  agentName: z.string().optional(),
+  /** Its queued prompts (docs/protocol.md §13.7), next first. */
+  queue: z.array(z.object({ id: z.string(), text: z.string(), key: z.string().optional(), stallMs: z.number().int().min(1), createdAt: z.number() })).optional(),
   agentSession: z.object({ id: z.string().optional(), path: z.string().optional() }).optional(),
   history: z.object({ blocks: z.array(blockRefSchema), firstRow: count, tail: bytes.optional() }).optional(),
   screen: bytes.optional(),
@@ -86,6 +91,7 @@ const sessionSchema = z.object({
   /** Absent in a file from before rules. */
   rules: z.array(savedRuleSchema).optional(),
   nextRuleId: uid.optional(),
+  nextTurnId: uid.optional(),
 });
 export type SavedSession = z.output<typeof sessionSchema>;
 

@@ -12,6 +12,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PaneTerminalState } from '../../protocol/thread.js';
 import type { Registry } from '../registry.js';
+import type { SavedTurn } from '../agents/turns.js';
 import type { SavedRule } from '../rules/rule-book.js';
 import type { ShardHandle } from '../shard-handle.js';
 import { type SavedSession, encodeSession, writeFileAtomically } from './session-file.js';
@@ -32,6 +33,8 @@ export interface SnapshotSource {
   shards(): readonly ShardHandle[];
   /** The event rules and the next rule id. */
   rules(): { rules: SavedRule[]; nextRuleId: number };
+  /** A pane's queued turns, and the next turn id. */
+  turns: { saved(paneUid: number): SavedTurn[] | undefined; readonly nextTurnId: number };
 }
 
 export class Snapshotter {
@@ -109,6 +112,7 @@ export class Snapshotter {
       nextWorkspaceUid: next.workspace,
       nextPaneUid: next.pane,
       ...this.source.rules(),
+      nextTurnId: this.source.turns.nextTurnId,
       workspaces: registry.workspaces.map((workspace) => ({
         uid: workspace.uid,
         label: workspace.customLabel,
@@ -129,6 +133,9 @@ export class Snapshotter {
             cols: pane.cols,
             rows: pane.rows,
             agent: pane.agent ?? previous?.agent,
+            agentInstanceId: pane.agent === undefined ? undefined : pane.agentInstanceId,
+            agentName: pane.agent === undefined ? undefined : pane.agentName,
+            queue: this.source.turns.saved(pane.uid),
             agentSession: pane.agentSession ?? (previous ? { id: previous.id, path: previous.path } : undefined),
             history: terminal?.history,
             screen: terminal?.screen,
