@@ -32,6 +32,7 @@ import { streamScenario } from './scenarios/stream.js';
 import { watchScenario } from './scenarios/watch.js';
 import { webScenario } from './scenarios/web.js';
 import { turnsScenario } from './scenarios/turns.js';
+import { rulesScenario } from './scenarios/rules.js';
 
 /** `quick: false`: left out of --quick unless asked for with --only. */
 const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): Promise<ScenarioResult> }> = [
@@ -53,6 +54,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'mcp', run: mcpScenario },
   { id: 'web', run: webScenario },
   { id: 'turns', run: turnsScenario },
+  { id: 'rules', run: rulesScenario },
 ];
 
 interface Options {

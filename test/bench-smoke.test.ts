@@ -31,7 +31,7 @@ describe('bench --smoke', () => {
 
       const results = JSON.parse(readFileSync(join(out, json), 'utf8')) as BenchResults;
       const ids = results.scenarios.map((scenario) => scenario.id);
-      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'clients', 'hooks', 'event-latency', 'scale', 'stream', 'watch', 'snapshot', 'remote', 'agents', 'orchestration', 'mcp', 'web', 'turns']);
+      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'clients', 'hooks', 'event-latency', 'scale', 'stream', 'watch', 'snapshot', 'remote', 'agents', 'orchestration', 'mcp', 'web', 'turns', 'rules']);
       const expected = ['herdr', 'herdr-1', ...(tmuxInstalled ? ['tmux'] : [])] as const;
       for (const scenario of results.scenarios) {
         // Without Chromium the page cannot be measured: the scenario says why instead.
@@ -42,10 +42,10 @@ describe('bench --smoke', () => {
         const [first] = scenario.metrics;
         assert.ok(first, `${scenario.id} has figures`);
         // The library's figures (the first) are herdr's alone; its CLI rows have the peer too.
-        // The watch view, session snapshots, ssh transport, herdr mcp, herdr web and turns are herdr's alone (no peer has them).
+        // The watch view, session snapshots, ssh transport, herdr mcp, herdr web, turns and rules are herdr's alone (no peer has them).
         // Orchestration: herdr's agent API against tmux (its composed variant has figures of its own name).
         const orchestration = ['herdr', ...(tmuxInstalled ? ['tmux'] : [])];
-        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : scenario.id === 'orchestration' ? orchestration : scenario.id === 'clients' ? ['herdr', 'ceiling'] : ['watch', 'snapshot', 'remote', 'mcp', 'web', 'turns'].includes(scenario.id) ? ['herdr'] : expected;
+        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : scenario.id === 'orchestration' ? orchestration : scenario.id === 'clients' ? ['herdr', 'ceiling'] : ['watch', 'snapshot', 'remote', 'mcp', 'web', 'turns', 'rules'].includes(scenario.id) ? ['herdr'] : expected;
         for (const contender of contenders) {
           const value = first.values[contender as keyof typeof first.values];
           assert.ok(value !== undefined && Number.isFinite(value), `${scenario.id}: ${first.name} for ${contender} is ${value}`);

@@ -32,15 +32,16 @@ describe('herdr watch', () => {
   it('--once prints the table, blocked first, for scripts', async () => {
     const { stdout } = await herdrCli(server)('watch', '--once');
     const lines = stdout.trimEnd().split('\n');
-    assert.match(lines[0] ?? '', /^PANE +WORKSPACE +AGENT +STATE +FOR +EXIT +DIRECTORY +MESSAGE$/);
-    assert.match(lines[1] ?? '', /^1-1 +1 alpha +claude +blocked +\d+s +- /);
-    assert.match(lines[2] ?? '', /^2-1 +2 beta +mybot +working +\d+s +- /);
-    assert.match(lines[3] ?? '', /^3-1 +3 gamma +- +unknown +\d+s +- /);
+    assert.match(lines[0] ?? '', /^PANE +WORKSPACE +AGENT +STATE +FOR +QUEUE +EXIT +DIRECTORY +MESSAGE$/);
+    // A blocked agent's question with its menu, from the approval inbox.
+    assert.match(lines[1] ?? '', /^1-1 +1 alpha +claude +blocked +\d+s +- +- .* Do you want to proceed\? \[1 Yes · 2 No\]$/);
+    assert.match(lines[2] ?? '', /^2-1 +2 beta +mybot +working +\d+s +- +- /);
+    assert.match(lines[3] ?? '', /^3-1 +3 gamma +- +unknown +\d+s +- +- /);
     assert.equal(lines.length, 4);
 
     await server.call('pane.report_agent', { pane_id: '2-1', source: 'test', agent: 'mybot', state: 'blocked', message: 'approve the deploy?' });
     const again = (await herdrCli(server)('watch', '--once')).stdout.split('\n');
-    assert.match(again[2] ?? '', /^2-1 +2 beta +mybot +blocked +\d+s +- +\S.* +approve the deploy\?$/);
+    assert.match(again[2] ?? '', /^2-1 +2 beta +mybot +blocked +\d+s +- +- +\S.* +approve the deploy\?$/);
     await server.call('pane.report_agent', { pane_id: '2-1', source: 'test', agent: 'mybot', state: 'working' });
   });
 
@@ -73,6 +74,32 @@ describe('herdr watch', () => {
       assert.equal(await terminal.exited, 0);
     } finally {
       terminal.kill();
+    }
+  });
+
+  it('counts an agent\'s queued prompts, shows its menu when it asks, and a digit answers it', async () => {
+    const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
+    const { agent } = await server.call('agent.start', { command: [FAKE_AGENT], cwd: server.dir, name: 'asker', label: 'delta', timeout_ms: 10_000 });
+    const terminal = new CliTerminal(['watch', '--socket', server.socketPath], { cwd: server.dir, cols: 150, rows: 20 });
+    try {
+      await terminal.screenMatches(/herdr watch · 4 panes/);
+      await server.call('agent.prompt', { target: 'asker', text: 'work 1500 first' });
+      await server.call('agent.prompt', { target: 'asker', text: 'ask 10' });
+      const row = new RegExp(`^${agent.pane_id} +\\d+ delta +fake-agent +working +\\d+s +1 `, 'm');
+      await terminal.screenMatches(row);
+      // The question comes, blocked rows first: the fake claude's, then this one.
+      await terminal.screenMatches(new RegExp(`^${agent.pane_id} .*blocked .*Do you want to proceed\\? \\[1 Yes · 2 No\\]$`, 'm'));
+      const screen = await terminal.screen();
+      assert.ok(screen.indexOf('\n1-1 ') < screen.indexOf(`\n${agent.pane_id} `), screen);
+      terminal.type('\x1b[B'); // down: asker
+      terminal.type('2');
+      await terminal.screenMatches(new RegExp(`${agent.pane_id}: answered 2\\. No`));
+      await readUntil(server, agent.pane_id, (text) => /you chose 2/.test(text));
+      terminal.type('q');
+      assert.equal(await terminal.exited, 0);
+    } finally {
+      terminal.kill();
+      await server.call('pane.close', { pane_id: agent.pane_id });
     }
   });
 

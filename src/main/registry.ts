@@ -72,6 +72,8 @@ export interface PaneRecord extends PaneFacts {
   agentStart: AgentStart | undefined;
   /** OSC 133 D: the exit code of the shell's last command. */
   lastExitCode: number | undefined;
+  /** Prompts waiting in its agent's queue (agents/turns.ts keeps it). */
+  queuedPrompts: number;
   /** docs/protocol.md §10.4: false once the pane turned idle while its workspace was not active. */
   seen: boolean;
   /** Brought back from a snapshot, and nothing new printed since. */
@@ -430,6 +432,7 @@ export class Registry {
       unread: false,
       agentStart: undefined,
       lastExitCode: undefined,
+      queuedPrompts: 0,
       seen: true,
       restored: false,
       previousAgentSession: undefined,

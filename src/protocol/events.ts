@@ -87,6 +87,7 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   streamLine('pane.command_finished', STREAM_EVENT_DATA['pane.command_finished']),
   streamLine('pane.notification', STREAM_EVENT_DATA['pane.notification']),
   streamLine('server.restored', STREAM_EVENT_DATA['server.restored']),
+  streamLine('pane.prompt_queued', STREAM_EVENT_DATA['pane.prompt_queued']),
   streamLine('pane.prompt_accepted', STREAM_EVENT_DATA['pane.prompt_accepted']),
   streamLine('pane.turn_started', STREAM_EVENT_DATA['pane.turn_started']),
   streamLine('pane.turn_finished', STREAM_EVENT_DATA['pane.turn_finished']),

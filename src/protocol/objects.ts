@@ -77,6 +77,7 @@ export const paneInfoSchema = z.object({
   agent_message: z.string().optional().describe('EXT: the reason a hook or status report gave (a blocked agent\'s question)'),
   agent_session: agentSessionSchema.optional().describe('EXT: the agent\'s own session, as its hook reported it'),
   last_exit_code: z.number().int().optional().describe('EXT: exit code of the last command the shell reported (OSC 133 D)'),
+  queued_prompts: z.number().int().min(1).optional().describe('EXT: prompts waiting in its agent\'s queue (§13.7); absent when none'),
   restored: z.literal(true).optional().describe('EXT: brought back from a snapshot after a restart, and nothing new printed since'),
   previous_agent_session: previousAgentSessionSchema
     .optional()
@@ -117,6 +118,7 @@ export const agentInfoSchema = z.object({
   agent_source: z.enum(AGENT_SOURCES).optional().describe('EXT: who decided the state: hook, status or screen'),
   agent_message: z.string().optional().describe('EXT: a blocked agent\'s question, as its hook or status gave it'),
   state_change_seq: z.number().int().min(0).describe('how many times this pane\'s agent state changed'),
+  queued_prompts: z.number().int().min(1).optional().describe('EXT: prompts waiting in its queue (§13.7); absent when none'),
   launch_pending: z.literal(true).optional().describe('agent.start launched it and it has not shown up yet'),
   pane_id: z.string(),
   workspace_id: z.string(),

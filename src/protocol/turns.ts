@@ -35,6 +35,7 @@ const turnRef = { pane_id: z.string(), workspace_id: z.string(), turn_id: z.stri
 
 /** The turn events' data (subscribable per pane or fleet-wide, like `pane.command_finished`). */
 export const TURN_EVENT_DATA = {
+  'pane.prompt_queued': z.object({ ...turnRef, position: z.number().int().min(0).describe('how many turns are ahead of it') }).describe('the prompt waits for the agent (it is busy or blocked)'),
   'pane.prompt_accepted': z.object({ ...turnRef }).describe('the agent took the prompt: it left idle after the write'),
   'pane.turn_started': z.object({ ...turnRef }),
   'pane.turn_finished': z.object({ ...turnRef, outcome: z.enum(TURN_OUTCOMES), duration_ms: z.number().int().min(0).optional() }),

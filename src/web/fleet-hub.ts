@@ -96,6 +96,8 @@ function tileRow(host: string, row: FleetRow): TileRow {
   if (row.agent !== undefined) tile.agent = row.agent;
   if (row.lastExitCode !== undefined) tile.lastExitCode = row.lastExitCode;
   if (row.cwd !== undefined) tile.cwd = row.cwd;
-  if (row.status === 'blocked' && row.message !== undefined) tile.question = row.message;
+  if (row.queued > 0) tile.queued = row.queued;
+  const question = row.approval?.question ?? row.message;
+  if (row.status === 'blocked' && question !== undefined) tile.question = question;
   return tile;
 }

@@ -35,6 +35,8 @@ export interface TileRow {
   /** When the state took its value, ms since the epoch. */
   since: number;
   lastExitCode?: number;
+  /** Prompts waiting in its agent's queue (docs/protocol.md §13.7). */
+  queued?: number;
   cwd?: string;
   /** What a blocked agent asks (its agent_message). */
   question?: string;

@@ -8,6 +8,7 @@ import { EXIT } from '../exit-codes.js';
 import { HostFeed } from '../../client/fleet/host-feed.js';
 import { printJson } from '../output.js';
 import { Fleet, compareRows } from '../../client/fleet/fleet-model.js';
+import { readFleet } from '../../client/fleet/host-feed.js';
 import { plainTable } from '../watch/table.js';
 import type { HostTarget } from '../../client/transport.js';
 import { type FleetFlags, askEveryServer, fleetOptions, fleetTargets, reportUnreachable } from './fleet-targets.js';
@@ -15,16 +16,11 @@ import { type FleetFlags, askEveryServer, fleetOptions, fleetTargets, reportUnre
 /** The table once (`watch --once`, `fleet list`); an unreachable server is one line on stderr and exit 1, after the others' rows. */
 export async function printFleetTable(targets: HostTarget[], hosts: boolean): Promise<number> {
   const { answers, failures } = await askEveryServer(targets, async (client) => {
-    const [{ workspaces }, { panes }] = await Promise.all([client.workspace.list(), client.pane.list()]);
-    return { workspaces, panes };
+    const fleet = new Fleet();
+    await readFleet(client, fleet);
+    return fleet;
   });
-  const rows = answers
-    .flatMap(({ host, value }) => {
-      const fleet = new Fleet(host);
-      fleet.load(value.workspaces, value.panes);
-      return fleet.rows();
-    })
-    .sort(compareRows);
+  const rows = answers.flatMap(({ host, value }) => value.rows().map((row) => ({ ...row, host }))).sort(compareRows);
   process.stdout.write(plainTable(rows, Date.now(), process.env.HOME ?? '', hosts));
   return reportUnreachable(failures);
 }

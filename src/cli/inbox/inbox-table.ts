@@ -1,6 +1,6 @@
 /** `herdr inbox --once`: the approvals of every server as a table, or as JSON lines for scripts. */
 import type { Approval } from '../../protocol/methods/approvals.js';
-import { age, alignedTable } from '../watch/table.js';
+import { age, alignedTable, optionsText } from '../watch/table.js';
 
 export interface HostApproval {
   /** undefined: the local server. */
@@ -21,7 +21,7 @@ export function inboxTable(entries: readonly HostApproval[], now: number): strin
       [approval.name, approval.agent].filter(Boolean).join(' · '),
       age(now - approval.since),
       approval.question ?? '',
-      approval.options.map((option) => `${option.key} ${option.label}`).join(' · ') || '(no menu)',
+      optionsText(approval.options) || '(no menu)',
     ]),
   );
 }

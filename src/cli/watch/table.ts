@@ -2,9 +2,9 @@
 import type { AgentState } from '../../protocol/objects.js';
 import type { FleetRow } from '../../client/fleet/fleet-model.js';
 
-export const COLUMNS = ['PANE', 'WORKSPACE', 'AGENT', 'STATE', 'FOR', 'EXIT', 'DIRECTORY', 'MESSAGE'] as const;
+export const COLUMNS = ['PANE', 'WORKSPACE', 'AGENT', 'STATE', 'FOR', 'QUEUE', 'EXIT', 'DIRECTORY', 'MESSAGE'] as const;
 /** Most a column takes on a terminal (the last one takes what is left). */
-const MAX_WIDTH: Record<string, number> = { HOST: 16, PANE: 24, WORKSPACE: 18, AGENT: 12, STATE: 7, FOR: 6, EXIT: 4, DIRECTORY: 40 };
+const MAX_WIDTH: Record<string, number> = { HOST: 16, PANE: 24, WORKSPACE: 18, AGENT: 12, STATE: 7, FOR: 6, QUEUE: 5, EXIT: 4, DIRECTORY: 40 };
 
 /** The columns shown: with a HOST column first when several servers are shown together. */
 export function header(hosts: boolean): string[] {
@@ -49,10 +49,24 @@ export function cells(row: FleetRow, now: number, home: string, qualify = false)
     row.agent ?? '-',
     row.state,
     age(now - row.since),
+    row.queued === 0 ? '-' : String(row.queued),
     row.lastExitCode === undefined ? '-' : String(row.lastExitCode),
     tilde(row.cwd, home),
-    (row.message ?? '').replace(/\s+/g, ' '),
+    messageOf(row).replace(/\s+/g, ' '),
   ];
+}
+
+/** A menu's options on one line: `1 Yes · 2 No`. */
+export function optionsText(options: ReadonlyArray<{ key: string; label: string }>): string {
+  return options.map((option) => `${option.key} ${option.label}`).join(' · ');
+}
+
+/** A blocked agent's question with its menu's options (a digit answers in `herdr watch`), else its message. */
+function messageOf(row: FleetRow): string {
+  const approval = row.approval;
+  if (!approval) return row.message ?? '';
+  const options = optionsText(approval.options);
+  return `${approval.question ?? row.message ?? ''}${options === '' ? '' : ` [${options}]`}`;
 }
 
 function fit(text: string, width: number): string {

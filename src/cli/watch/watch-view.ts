@@ -5,14 +5,16 @@
  * shown and retried without holding the others. Frames are drawn at most
  * every 50 ms, and only the rows that fit, so 500 panes cost what 40 do.
  * Enter attaches to the selected pane (on its own server); detaching comes
- * back here.
+ * back here. A blocked agent's row shows its question and menu (the approval
+ * inbox, docs/protocol.md §13.6); a digit answers the selected one, typed only
+ * while the same question is on its screen.
  */
 import { resolveKey } from '../../protocol/keys.js';
 import { DEFAULT_DETACH_KEY, attach } from '../attach/attach.js';
 import { HostFeed } from '../../client/fleet/host-feed.js';
 import type { HostTarget } from '../../client/transport.js';
 import { type FleetRow, compareRows, stateCounts } from '../../client/fleet/fleet-model.js';
-import { header, line, rowCells, widths } from './table.js';
+import { age, header, line, rowCells, shownId, widths } from './table.js';
 import { clip } from '../../protocol/text.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../full-screen.js';
 
@@ -66,6 +68,8 @@ export class WatchView {
   /** While attached, the terminal belongs to the attach. */
   private attached = false;
   private finish: ((code: number) => void) | undefined;
+  /** What the last answer did, shown in place of the help line until the next key. */
+  private notice: string | undefined;
   private readonly home = process.env.HOME ?? '';
 
   constructor(private readonly options: WatchOptions) {
@@ -107,8 +111,30 @@ export class WatchView {
   }
 
   private readonly onInput = (chunk: Buffer): void => {
-    for (const key of parseKeys(chunk.toString('latin1'))) this.press(key);
+    const text = chunk.toString('latin1');
+    for (const key of parseKeys(text)) this.press(key);
+    const digit = /^[1-9]$/.exec(text)?.[0];
+    if (digit) void this.answer(digit);
   };
+
+  /** Answers the selected blocked agent's menu with `option`, against the question its row shows. */
+  private async answer(option: string): Promise<void> {
+    const row = this.rows().find((candidate) => this.keyOf(candidate) === this.selected);
+    const feed = row && this.feeds.find((candidate) => candidate.host === row.host);
+    if (!row || !feed) return;
+    const id = shownId(row, this.qualify);
+    if (!row.approval) {
+      this.notice = `${id}: no question with a menu to answer`;
+      return this.draw();
+    }
+    try {
+      const answered = await feed.client.call('approvals.answer', { pane_id: row.stableId, option, question_hash: row.approval.question_hash });
+      this.notice = `${id}: answered ${option}. ${answered.label}`;
+    } catch (error) {
+      this.notice = `${id}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    this.draw();
+  }
 
   private readonly onResize = (): void => this.drawSoon();
 
@@ -132,6 +158,7 @@ export class WatchView {
   }
 
   private press(key: Key): void {
+    this.notice = undefined;
     const rows = this.rows();
     const index = Math.max(0, rows.findIndex((row) => this.keyOf(row) === this.selected));
     const page = Math.max(1, this.bodyRows());
@@ -188,6 +215,13 @@ export class WatchView {
     });
   }
 
+  /** The event rules' firings since the view started, and the last one. */
+  private rulesText(now: number): string {
+    const fired = this.feeds.reduce((sum, feed) => sum + feed.fleet.rules.fired, 0);
+    const last = this.feeds.map((feed) => feed.fleet.rules.last).filter((entry) => entry !== undefined).sort((a, b) => b.at - a.at)[0];
+    return last ? ` · rules fired ${fired}, last ${last.rule} ${last.what} ${last.outcome} ${age(now - last.at)} ago` : '';
+  }
+
   private draw(): void {
     if (this.attached) return;
     const { output } = this.options;
@@ -213,7 +247,7 @@ export class WatchView {
     const workspaces = this.feeds.reduce((sum, feed) => sum + feed.fleet.workspaceCount, 0);
     const hosts = this.qualify ? ` on ${this.feeds.length} servers` : '';
     const title = `herdr watch · ${rows.length} panes in ${workspaces} workspaces${hosts} · ` +
-      `${counts.blocked} blocked · ${counts.working} working · ${counts.idle} idle · ${counts.unknown} unknown`;
+      `${counts.blocked} blocked · ${counts.working} working · ${counts.idle} idle · ${counts.unknown} unknown${this.rulesText(now)}`;
     const lines = [
       `\x1b[1m${clip(title, cols)}\x1b[0m`,
       ...notices.map((notice) => `\x1b[31m${clip(notice, cols)}\x1b[0m`),
@@ -225,8 +259,8 @@ export class WatchView {
       }),
     ];
     while (lines.length < body + 2 + notices.length) lines.push('');
-    const help = rows.length === 0 ? 'no panes yet · q quit' : '↑↓ select · Enter attach (Ctrl-\\ detaches) · q quit';
-    lines.push(`\x1b[2m${clip(help, cols)}\x1b[0m`);
+    const help = rows.length === 0 ? 'no panes yet · q quit' : '↑↓ select · Enter attach (Ctrl-\\ detaches) · 1-9 answer a blocked agent · q quit';
+    lines.push(this.notice === undefined ? `\x1b[2m${clip(help, cols)}\x1b[0m` : `\x1b[1m${clip(this.notice, cols)}\x1b[0m`);
     output.write(`\x1b[H${lines.map((text) => `${text}\x1b[K`).join('\r\n')}\x1b[J`);
   }
 }

@@ -8,6 +8,7 @@
 import type { TypedEventLine } from '../../protocol/events.js';
 import type { AgentState, AgentStatus } from '../../protocol/enums.js';
 import type { PaneInfo, WorkspaceInfo } from '../../protocol/objects.js';
+import type { Approval } from '../../protocol/methods/approvals.js';
 
 export interface FleetRow {
   /** The server's host; undefined for the local server. */
@@ -28,6 +29,10 @@ export interface FleetRow {
   lastExitCode: number | undefined;
   cwd: string | undefined;
   message: string | undefined;
+  /** Prompts waiting in its agent's queue (docs/protocol.md §13.7). */
+  queued: number;
+  /** A blocked agent's question and menu, from the approval inbox (§13.6). */
+  approval: Pick<Approval, 'question' | 'options' | 'selected' | 'question_hash'> | undefined;
 }
 
 /** Who needs a person first: blocked agents, then finished ones, then busy ones, then plain shells. */
@@ -40,7 +45,14 @@ export interface EventEffect {
   reload: boolean;
 }
 
+/** The event rules' firings seen since the view started (docs/protocol.md §13.8). */
+export interface RuleActivity {
+  fired: number;
+  last: { rule: string; what: string; outcome: string; at: number } | undefined;
+}
+
 export class Fleet {
+  readonly rules: RuleActivity = { fired: 0, last: undefined };
   private readonly byPaneId = new Map<string, FleetRow>();
   private readonly labels = new Map<string, { number: number; label: string }>();
 
@@ -51,6 +63,21 @@ export class Fleet {
     for (const workspace of workspaces) this.labels.set(workspace.workspace_id, { number: workspace.number, label: workspace.label });
     this.byPaneId.clear();
     panes.forEach((pane, index) => this.byPaneId.set(pane.pane_id, this.rowOf(pane, index)));
+  }
+
+  /** The approval inbox's entries (`approvals.list`): each blocked row gets its question and menu. */
+  setApprovals(approvals: readonly Approval[]): void {
+    const byPane = new Map(approvals.map((entry) => [entry.stable_id, entry]));
+    for (const row of this.byPaneId.values()) {
+      const entry = byPane.get(row.stableId);
+      row.approval = entry && row.state === 'blocked' ? { question: entry.question, options: entry.options, selected: entry.selected, question_hash: entry.question_hash } : undefined;
+    }
+  }
+
+  /** Whether an agent is blocked (its question is worth asking the inbox for). */
+  get anyBlocked(): boolean {
+    for (const row of this.byPaneId.values()) if (row.state === 'blocked') return true;
+    return false;
   }
 
   /** Rows in the order shown (compareRows). */
@@ -71,7 +98,8 @@ export class Fleet {
         row.state = line.data.state;
         row.status = line.data.agent_status;
         row.agent = line.data.agent;
-        // A blocked agent's question comes with pane_info, not with the event.
+        if (row.state !== 'blocked') row.approval = undefined;
+        // A blocked agent's question comes with pane_info and the inbox, not with the event.
         return { changed: true, reload: true };
       }
       case 'pane.agent_status_changed': {
@@ -84,6 +112,17 @@ export class Fleet {
         const row = this.byPaneId.get(line.data.pane_id);
         if (row) row.agent = line.data.agent;
         return { changed: row !== undefined, reload: row === undefined };
+      }
+      case 'pane.prompt_queued': {
+        const row = this.byPaneId.get(line.data.pane_id);
+        if (row) row.queued = Math.max(row.queued, line.data.position + 1);
+        return { changed: row !== undefined, reload: row === undefined };
+      }
+      case 'rule.fired': {
+        const { data } = line;
+        this.rules.fired++;
+        this.rules.last = { rule: data.name ?? data.rule_id, what: data.action, outcome: data.reason ?? data.outcome, at: now };
+        return { changed: true, reload: false };
       }
       case 'pane.command_finished': {
         const row = this.byPaneId.get(line.data.pane_id);
@@ -124,6 +163,8 @@ export class Fleet {
       lastExitCode: pane.last_exit_code,
       cwd: pane.cwd,
       message: pane.agent_message,
+      queued: pane.queued_prompts ?? 0,
+      approval: undefined,
     };
   }
 }

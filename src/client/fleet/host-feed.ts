@@ -18,11 +18,23 @@ export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [
   ...LIFECYCLE_KINDS.filter((type) => type !== 'layout.updated').map((type) => ({ type })),
   { type: 'pane.agent_state_changed' },
   { type: 'pane.command_finished' },
+  // A prompt that waits shows at once; one written (turn_started) lowers the count at the next reload.
+  { type: 'pane.prompt_queued' },
+  { type: 'pane.turn_started' },
+  { type: 'rule.fired' },
 ];
 
 const RELOAD_MS = 1000;
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
+
+/** Loads `fleet` from the server's lists, and its blocked agents' questions from the approval inbox. */
+export async function readFleet(client: HerdrClient, fleet: Fleet): Promise<void> {
+  const [{ workspaces }, { panes }] = await Promise.all([client.workspace.list(), client.pane.list()]);
+  fleet.load(workspaces, panes);
+  // A server from before the inbox answers without it: the rows keep their messages.
+  if (fleet.anyBlocked) fleet.setApprovals((await client.approvals.list({}).catch(() => ({ approvals: [] }))).approvals);
+}
 
 export type FeedStatus =
   | { kind: 'connecting' }
@@ -118,8 +130,7 @@ export class HostFeed {
 
   private async reload(): Promise<void> {
     this.lastReload = performance.now();
-    const [{ workspaces }, { panes }] = await Promise.all([this.client.workspace.list(), this.client.pane.list()]);
-    this.fleet.load(workspaces, panes);
+    await readFleet(this.client, this.fleet);
     this.listener.changed(this);
   }
 

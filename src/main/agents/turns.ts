@@ -103,7 +103,9 @@ export class TurnBook {
     const queue = this.queues.get(agent.pane.uid) ?? [];
     queue.push(turn);
     this.queues.set(agent.pane.uid, queue);
+    this.counted(agent.pane);
     await this.pump(agent.pane);
+    if (turn.state === 'queued') this.publish('pane.prompt_queued', turn);
     return { turn, fresh: true };
   }
 
@@ -149,6 +151,7 @@ export class TurnBook {
       queue.push(turn);
     }
     if (queue.length > 0) this.queues.set(pane.uid, queue);
+    this.counted(pane);
     void this.pump(pane);
   }
 
@@ -173,6 +176,8 @@ export class TurnBook {
     const at = queue.indexOf(turn);
     if (turn.state !== 'queued' || at < 0) throw new ProtocolError('turn_not_queued', `turn ${id} is ${turn.state}, not queued: it cannot be taken back`);
     queue.splice(at, 1);
+    if (queue.length === 0) this.queues.delete(turn.pane.uid);
+    this.counted(turn.pane);
     this.finish(turn, 'cancelled', 'cancelled');
     return turn;
   }
@@ -227,20 +232,26 @@ export class TurnBook {
       const turn = queue?.[0];
       if (!queue || !turn) return;
       if (!this.stillThere(turn)) {
-        this.shift(pane.uid, queue);
+        this.shift(pane, queue);
         this.finish(turn, 'failed', 'exited');
         continue;
       }
       if (!this.ready(pane, turn)) return;
-      this.shift(pane.uid, queue);
+      this.shift(pane, queue);
       await this.write(turn);
     }
   }
 
   /** Takes the queue's first turn off; an emptied queue is forgotten. */
-  private shift(paneUid: number, queue: TurnRecord[]): void {
+  private shift(pane: PaneRecord, queue: TurnRecord[]): void {
     queue.shift();
-    if (queue.length === 0 && this.queues.get(paneUid) === queue) this.queues.delete(paneUid);
+    if (queue.length === 0 && this.queues.get(pane.uid) === queue) this.queues.delete(pane.uid);
+    this.counted(pane);
+  }
+
+  /** The pane's count of queued prompts, as pane_info and agent_info show it. */
+  private counted(pane: PaneRecord): void {
+    pane.queuedPrompts = this.queues.get(pane.uid)?.length ?? 0;
   }
 
   private async write(turn: TurnRecord): Promise<void> {
@@ -338,6 +349,7 @@ export class TurnBook {
       ...paneRef(turn.pane),
       turn_id: turn.id,
       agent_instance_id: turn.instance,
+      ...(event === 'pane.prompt_queued' ? { position: Math.max(0, this.queues.get(turn.pane.uid)?.indexOf(turn) ?? 0) } : {}),
       ...(event === 'pane.turn_finished' ? { outcome: turn.outcome as TurnOutcome } : {}),
       ...(event === 'pane.turn_finished' && turn.sentAt !== undefined ? { duration_ms: Math.round(performance.now() - turn.writtenAt) } : {}),
     };

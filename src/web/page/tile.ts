@@ -29,6 +29,7 @@ export class Tile {
   private readonly state = element('span', 'state');
   private readonly ageText = element('span', 'age');
   private readonly exit = element('span', 'exit');
+  private readonly queued = element('span', 'queued');
   private readonly host = element('span', 'tile-host');
   private readonly cwd = element('div', 'cwd');
   private readonly question = element('div', 'question');
@@ -51,7 +52,7 @@ export class Tile {
     this.root.dataset.key = row.key;
     this.root.tabIndex = 0;
     const head = element('header');
-    head.append(this.name, this.state, this.ageText, this.exit, this.host);
+    head.append(this.name, this.state, this.ageText, this.queued, this.exit, this.host);
     this.root.append(head, this.holder, this.cwd, this.question, this.options);
     this.root.addEventListener('click', (event) => {
       if (!(event.target instanceof HTMLButtonElement)) this.actions.open(this.row);
@@ -82,6 +83,8 @@ export class Tile {
     this.state.textContent = statusText(row);
     this.exit.textContent = row.lastExitCode === undefined ? '' : `exit ${row.lastExitCode}`;
     this.exit.classList.toggle('failed', row.lastExitCode !== undefined && row.lastExitCode !== 0);
+    this.queued.textContent = row.queued === undefined ? '' : `${row.queued} queued`;
+    this.queued.title = row.queued === undefined ? '' : 'prompts waiting for this agent (agent.queue.list)';
     this.host.textContent = this.showHost ? row.host : '';
     this.cwd.textContent = shortPath(row.cwd);
     this.cwd.title = row.cwd ?? '';
