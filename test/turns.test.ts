@@ -107,6 +107,25 @@ describe('turns: receipts, queues, keys', () => {
     assert.deepEqual(await answers(delta.paneId), ['1:running']);
   });
 
+  it('a prompt\'s echo on the screen is its acceptance, even when the agent\'s state never moves; text already there proves nothing', async () => {
+    const { paneId } = await newWorkspace(server, { command: ['cat'] });
+    await server.call('pane.report_agent', { pane_id: paneId, source: 'test', agent: 'catbot', state: 'idle' });
+    const events = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.prompt_accepted', pane_id: paneId }, { type: 'pane.turn_started', pane_id: paneId }, { type: 'pane.turn_finished', pane_id: paneId }] });
+    const first = (await server.call('agent.prompt', { target: paneId, text: 'hello from the test', stall_ms: 500 })).turn;
+    const lines = await events.until((seen) => seen.some((line) => line.event === 'pane.turn_finished'), 'the first turn to end');
+    assert.deepEqual(lines.map((line) => [line.event, (line.data as { outcome?: string }).outcome]), [['pane.prompt_accepted', undefined], ['pane.turn_finished', 'stalled']]);
+    const seen = (await server.call('agent.turn.get', { turn_id: first.turn_id })).turn;
+    assert.ok(seen.accepted_at !== undefined && seen.sent_at !== undefined && seen.accepted_at >= seen.sent_at, JSON.stringify(seen));
+    assert.equal(seen.started_at, undefined, 'the agent never started on it');
+    // The same line again: it is on the screen already, so its echo cannot be told apart.
+    const again = (await server.call('agent.prompt', { target: paneId, text: 'hello from the test', stall_ms: 500 })).turn;
+    await events.until((seen) => seen.filter((line) => line.event === 'pane.turn_finished').length === 2, 'the second turn to end');
+    assert.equal(events.events.filter((line) => line.event === 'pane.prompt_accepted').length, 1);
+    assert.equal((await server.call('agent.turn.get', { turn_id: again.turn_id })).turn.accepted_at, undefined);
+    events.close();
+    await server.call('pane.close', { pane_id: paneId });
+  });
+
   it('fails the queue of an agent that leaves its pane, untyped into the shell that is left', async () => {
     const { paneId } = await newWorkspace(server);
     await promptShown(server, paneId);

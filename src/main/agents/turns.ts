@@ -15,6 +15,8 @@ import { TURN_EVENTS, type TurnEventName, type TurnInfo, type TurnOutcome, type 
 import type { EventHub, LoggedEvent } from '../event-hub.js';
 import { currentPaneIds, paneIds, paneMeta, paneRef, withCurrentView } from '../ids.js';
 import type { PaneOperations } from '../operations/panes.js';
+import type { OutputWatchParts } from '../handlers/waits.js';
+import { watchEcho } from './prompt-echo.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import { agentStatus } from './agent-status.js';
 import { type ResolvedAgent, instanceOf } from './occupants.js';
@@ -34,8 +36,12 @@ export interface TurnRecord {
   outcome: TurnOutcome | undefined;
   readonly createdAt: number;
   sentAt: number | undefined;
+  /** When the agent took the text: its echo on the screen, or its state moving. */
+  acceptedAt: number | undefined;
   startedAt: number | undefined;
   finishedAt: number | undefined;
+  /** Stops watching for the prompt's echo. */
+  stopEcho: (() => void) | undefined;
   /** pane.stateChangeSeq when it was written: only a later state belongs to this turn. */
   seqAtWrite: number;
   /** performance.now() at the write, for its duration. */
@@ -51,7 +57,7 @@ export interface SavedTurn {
   createdAt: number;
 }
 
-export interface TurnParts {
+export interface TurnParts extends OutputWatchParts {
   registry: Registry;
   events: EventHub;
   panes: PaneOperations;
@@ -82,24 +88,7 @@ export class TurnBook {
   async prompt(agent: ResolvedAgent, text: string, options: { key: string | undefined; stallMs: number }): Promise<{ turn: TurnRecord; fresh: boolean }> {
     const keyed = options.key === undefined ? undefined : this.keys.get(keyOf(agent.instanceId, options.key));
     if (keyed) return { turn: keyed, fresh: false };
-    const turn: TurnRecord = {
-      id: `t${this.nextId++}`,
-      pane: agent.pane,
-      instance: agent.instanceId,
-      text,
-      key: options.key,
-      stallMs: options.stallMs,
-      state: 'queued',
-      outcome: undefined,
-      createdAt: Date.now(),
-      sentAt: undefined,
-      startedAt: undefined,
-      finishedAt: undefined,
-      seqAtWrite: 0,
-      writtenAt: 0,
-    };
-    this.turns.set(turn.id, turn);
-    if (turn.key !== undefined) this.keys.set(keyOf(turn.instance, turn.key), turn);
+    const turn = this.enter(agent.pane, agent.instanceId, { id: `t${this.nextId++}`, text, key: options.key, stallMs: options.stallMs, createdAt: Date.now() });
     const queue = this.queues.get(agent.pane.uid) ?? [];
     queue.push(turn);
     this.queues.set(agent.pane.uid, queue);
@@ -131,25 +120,7 @@ export class TurnBook {
    */
   restore(pane: PaneRecord, instance: string, saved: readonly SavedTurn[]): void {
     const queue = this.queues.get(pane.uid) ?? [];
-    for (const entry of saved) {
-      if (this.turns.has(entry.id)) continue;
-      const turn: TurnRecord = {
-        ...entry,
-        pane,
-        instance,
-        key: entry.key,
-        state: 'queued',
-        outcome: undefined,
-        sentAt: undefined,
-        startedAt: undefined,
-        finishedAt: undefined,
-        seqAtWrite: 0,
-        writtenAt: 0,
-      };
-      this.turns.set(turn.id, turn);
-      if (turn.key !== undefined) this.keys.set(keyOf(instance, turn.key), turn);
-      queue.push(turn);
-    }
+    for (const entry of saved) if (!this.turns.has(entry.id)) queue.push(this.enter(pane, instance, entry));
     if (queue.length > 0) this.queues.set(pane.uid, queue);
     this.counted(pane);
     void this.pump(pane);
@@ -200,6 +171,7 @@ export class TurnBook {
         ...(position >= 0 ? { position } : {}),
         created_at: turn.createdAt,
         ...(turn.sentAt === undefined ? {} : { sent_at: turn.sentAt }),
+        ...(turn.acceptedAt === undefined ? {} : { accepted_at: turn.acceptedAt }),
         ...(turn.startedAt === undefined ? {} : { started_at: turn.startedAt }),
         ...(turn.finishedAt === undefined ? {} : { finished_at: turn.finishedAt }),
         ...(turn.sentAt === undefined || turn.finishedAt === undefined || turn.state !== 'finished' ? {} : { duration_ms: Math.max(0, turn.finishedAt - turn.sentAt) }),
@@ -249,6 +221,28 @@ export class TurnBook {
     this.counted(pane);
   }
 
+  /** A new queued turn, known by its id and its client key (not yet in a queue). */
+  private enter(pane: PaneRecord, instance: string, fields: SavedTurn): TurnRecord {
+    const turn: TurnRecord = {
+      ...fields,
+      key: fields.key,
+      pane,
+      instance,
+      state: 'queued',
+      outcome: undefined,
+      sentAt: undefined,
+      acceptedAt: undefined,
+      startedAt: undefined,
+      finishedAt: undefined,
+      stopEcho: undefined,
+      seqAtWrite: 0,
+      writtenAt: 0,
+    };
+    this.turns.set(turn.id, turn);
+    if (turn.key !== undefined) this.keys.set(keyOf(instance, turn.key), turn);
+    return turn;
+  }
+
   /** The pane's count of queued prompts, as pane_info and agent_info show it. */
   private counted(pane: PaneRecord): void {
     pane.queuedPrompts = this.queues.get(pane.uid)?.length ?? 0;
@@ -257,6 +251,7 @@ export class TurnBook {
   private async write(turn: TurnRecord): Promise<void> {
     const { pane } = turn;
     this.writing.add(pane.uid);
+    turn.stopEcho = await watchEcho(this.parts, pane, turn.text, () => this.accepted(turn));
     turn.seqAtWrite = pane.stateChangeSeq;
     try {
       await this.parts.panes.input(pane, turn.text, ['Enter'], true);
@@ -308,13 +303,22 @@ export class TurnBook {
     if (!this.stillThere(turn)) return this.finish(turn, 'finished', 'exited');
     if (pane.stateChangeSeq <= turn.seqAtWrite) return;
     if (turn.state === 'sent') {
+      this.accepted(turn);
       turn.state = 'started';
       turn.startedAt = Date.now();
-      this.publish('pane.prompt_accepted', turn);
       this.publish('pane.turn_started', turn);
     }
     if (pane.agentState === 'idle') this.finish(turn, 'finished', agentStatus(pane) === 'done' ? 'done' : 'idle');
     else if (pane.agentState === 'blocked') this.finish(turn, 'finished', 'blocked');
+  }
+
+  /** The agent took the text (its echo showed, or its state moved): once per turn, before it started. */
+  private accepted(turn: TurnRecord): void {
+    turn.stopEcho?.();
+    turn.stopEcho = undefined;
+    if (turn.acceptedAt !== undefined || (turn.state !== 'sent' && turn.state !== 'started')) return;
+    turn.acceptedAt = Date.now();
+    this.publish('pane.prompt_accepted', turn);
   }
 
   /** The pane closed: its turn ends `exited`, its queue fails. */
@@ -326,6 +330,8 @@ export class TurnBook {
   }
 
   private finish(turn: TurnRecord, state: TurnState, outcome: TurnOutcome): void {
+    turn.stopEcho?.();
+    turn.stopEcho = undefined;
     clearTimeout(this.stallTimers.get(turn.id));
     this.stallTimers.delete(turn.id);
     if (this.inFlight.get(turn.pane.uid) === turn) this.inFlight.delete(turn.pane.uid);
