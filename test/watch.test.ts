@@ -108,5 +108,6 @@ describe('herdr watch', () => {
     assert.deepEqual(parseKeys('\x1b[5~\x1b[6~\x1bOH\x1b[F'), ['pageUp', 'pageDown', 'home', 'end']);
     assert.deepEqual(parseKeys('\x1b'), ['quit']);
     assert.deepEqual(parseKeys('\x1b[1;5Cq'), ['quit'], 'an unknown sequence is skipped whole');
+    assert.deepEqual(parseKeys('\x1b[B2\x1b[5~'), ['down', '2', 'pageUp'], 'a digit answers; one inside a sequence is not one');
   });
 });

@@ -23,7 +23,9 @@ const FRAME_MS = 50;
 const CLOCK_MS = 1000;
 
 
-type Key = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'enter' | 'quit';
+type Digit = '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+type Key = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'enter' | 'quit' | Digit;
+const DIGITS: Digit[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
 const KEYS: Array<[string, Key]> = [
   ['\x1b[A', 'up'], ['\x1bOA', 'up'], ['k', 'up'],
   ['\x1b[B', 'down'], ['\x1bOB', 'down'], ['j', 'down'],
@@ -32,6 +34,7 @@ const KEYS: Array<[string, Key]> = [
   ['\x1b[F', 'end'], ['\x1bOF', 'end'], ['\x1b[4~', 'end'], ['G', 'end'],
   ['\r', 'enter'], ['\n', 'enter'],
   ['q', 'quit'], ['\x03', 'quit'], ['\x1b', 'quit'],
+  ...DIGITS.map((digit): [string, Key] => [digit, digit]),
 ];
 
 /** The keys in one read from the terminal (a lone ESC is Esc; an unknown sequence is skipped whole). */
@@ -111,10 +114,7 @@ export class WatchView {
   }
 
   private readonly onInput = (chunk: Buffer): void => {
-    const text = chunk.toString('latin1');
-    for (const key of parseKeys(text)) this.press(key);
-    const digit = /^[1-9]$/.exec(text)?.[0];
-    if (digit) void this.answer(digit);
+    for (const key of parseKeys(chunk.toString('latin1'))) this.press(key);
   };
 
   /** Answers the selected blocked agent's menu with `option`, against the question its row shows. */
@@ -176,6 +176,7 @@ export class WatchView {
       case 'end': return move(rows.length - 1);
       case 'enter': return void this.attachTo(rows[index]);
       case 'quit': return this.finish?.(0);
+      default: return void this.answer(key);
     }
   }
 
