@@ -219,6 +219,17 @@ describe('event rules', () => {
     await server.call('rules.remove', { rule_id: 'once' });
     assert.equal(await codeOf(server.call('rules.remove', { rule_id: 'once' })), 'rule_not_found');
     assert.equal((await server.call('rules.list', {})).rules.length, before);
+    // A client that adds rules in a loop meets a limit, and the server keeps what it had.
+    const added: string[] = [];
+    for (let batch = 0; before + added.length < 1000; batch++) {
+      const count = Math.min(100, 1000 - before - added.length);
+      const rules = await Promise.all(Array.from({ length: count }, () => server.call('rules.add', { trigger: { type: 'agent_status', status: 'done' }, action })));
+      added.push(...rules.map(({ rule }) => rule.rule_id));
+    }
+    const refused = await server.request('rules.add', { trigger: { type: 'agent_status', status: 'done' }, action });
+    assert.deepEqual('error' in refused && [refused.error.code, /1000 rules already/.test(refused.error.message)], ['invalid_rule', true]);
+    for (const id of added) await server.call('rules.remove', { rule_id: id });
+    assert.equal((await server.call('rules.list', {})).rules.length, before);
   });
 
   it('the CLI adds, lists and removes rules', async () => {

@@ -3,7 +3,8 @@
  * the write (its input box or transcript), is what says the agent took the text, before
  * (or without) any change of its state (docs/protocol.md §13.7). Watched with an output
  * matcher on the pane's visible screen; text already on the screen before the write proves
- * nothing, so a match found at registration disarms the watch.
+ * nothing, so a match found at registration disarms the watch. The watch is not waited for:
+ * the shard handles the matcher and then the write in the order they were sent.
  */
 import { readWindow } from '../../protocol/read-window.js';
 import { type OutputWatchParts, watchOutput } from '../handlers/waits.js';
@@ -22,30 +23,23 @@ export function echoHead(text: string): string | undefined {
 }
 
 /**
- * Watches `pane` for the echo of `text` and calls `echoed` once when it shows. Resolves when the
- * watch is armed (the screen as it is now checked) with the function that stops it.
+ * Watches `pane` for the echo of `text` and calls `echoed` once when it shows; returns the
+ * function that stops watching. Call it right before the write: the shard takes the matcher
+ * before the write's bytes (one queue of messages), checks the screen as it is then, and a
+ * match found in that check disarms the watch.
  */
-export function watchEcho(parts: OutputWatchParts, pane: PaneRecord, text: string, echoed: () => void): Promise<() => void> {
+export function watchEcho(parts: OutputWatchParts, pane: PaneRecord, text: string, echoed: () => void): () => void {
   const head = echoHead(text);
-  if (head === undefined) return Promise.resolve(() => undefined);
-  return new Promise((resolve) => {
-    let armed = false;
-    let stopped = false;
-    const stop = watchOutput(parts, pane, readWindow({ source: 'visible' }), { type: 'substring', value: head }, {
-      matched: () => {
-        if (!armed) return void (stopped = true);
-        stop();
-        echoed();
-      },
-      gone: () => resolve(() => undefined),
-      ready: () => {
-        if (stopped) {
-          stop();
-          return resolve(() => undefined);
-        }
-        armed = true;
-        resolve(stop);
-      },
-    });
+  if (head === undefined) return () => undefined;
+  let armed = false;
+  const stop = watchOutput(parts, pane, readWindow({ source: 'visible' }), { type: 'substring', value: head }, {
+    matched: () => {
+      stop();
+      if (armed) echoed();
+    },
+    ready: () => {
+      armed = true;
+    },
   });
+  return stop;
 }

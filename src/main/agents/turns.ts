@@ -251,7 +251,7 @@ export class TurnBook {
   private async write(turn: TurnRecord): Promise<void> {
     const { pane } = turn;
     this.writing.add(pane.uid);
-    turn.stopEcho = await watchEcho(this.parts, pane, turn.text, () => this.accepted(turn));
+    turn.stopEcho = watchEcho(this.parts, pane, turn.text, () => this.accepted(turn));
     turn.seqAtWrite = pane.stateChangeSeq;
     try {
       await this.parts.panes.input(pane, turn.text, ['Enter'], true);

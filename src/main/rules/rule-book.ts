@@ -52,6 +52,9 @@ interface RuleRecord extends SavedRule {
   chain: Promise<void>;
 }
 
+/** A server holds at most this many rules: a client's loop adding rules cannot grow it without end. */
+export const MAX_RULES = 1000;
+
 export interface RuleParts extends OutputWatchParts {
   registry: Registry;
   events: EventHub;
@@ -70,6 +73,7 @@ export class RuleBook {
 
   /** Checks the spec against what the server has (schedule, zone, pattern, name, the watched pane) and adds it. */
   add(spec: RuleSpec): RuleRecord {
+    if (this.rules.size >= MAX_RULES) throw new ProtocolError('invalid_rule', `this server holds ${MAX_RULES} rules already: remove some first`);
     if (spec.name !== undefined && this.byName(spec.name)) throw new ProtocolError('invalid_rule', `a rule is already named ${spec.name}`);
     const paneUid = spec.trigger.type === 'output_matched' ? this.outputPane(spec.trigger).uid : undefined;
     return this.enter({ id: `r${this.nextId++}`, spec, createdAt: Date.now(), paneUid });
