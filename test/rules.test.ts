@@ -249,6 +249,12 @@ describe('event rules', () => {
     );
     assert.equal(failed?.code, 1);
     assert.match(failed?.stderr ?? '', /"code":"invalid_rule","message":"the schedule whenever does not parse/);
+    const spec = { name: 'spec-rule', trigger: { type: 'schedule', cron: '0 0 1 1 *' }, action: { type: 'queue', agent: 'x', text: 'y' }, loop_guard: 2 };
+    const fromSpec = JSON.parse((await herdr('rules', 'add', '--spec', JSON.stringify(spec), '--json')).stdout) as { name: string; loop_guard: number; trigger: object };
+    assert.deepEqual([fromSpec.name, fromSpec.loop_guard, fromSpec.trigger], ['spec-rule', 2, spec.trigger]);
+    const mixed = await herdr('rules', 'add', '--spec', '{}', '--queue', 'x').then(() => undefined, (error: { stderr: string; code: number }) => error);
+    assert.deepEqual([mixed?.code, /--spec is the whole rule/.test(mixed?.stderr ?? '')], [2, true]);
+    await herdr('rules', 'remove', 'spec-rule');
     await herdr('rules', 'remove', 'cli-rule');
     await herdr('rules', 'remove', scheduled.rule_id);
     assert.doesNotMatch((await herdr('rules', 'list')).stdout, /cli-rule/);

@@ -1,7 +1,7 @@
 /**
  * `herdr rules` (docs/protocol.md §13.8): add a rule from flags (one `--on-…`/`--every`
  * for what sets it off, one of `--start`/`--prompt`/`--queue` for what it does), list
- * them, remove one. The whole rule as JSON goes through `herdr api rules.add`.
+ * them, remove one. `--spec` takes the whole rule as `rules.add` does, as JSON.
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import type { MethodInput } from '../../protocol/methods.js';
@@ -35,6 +35,7 @@ interface AddFlags extends SocketOption {
   max?: number;
   per?: number;
   loopGuard?: number;
+  spec?: string;
   json?: boolean;
 }
 
@@ -71,12 +72,30 @@ function actionOf(flags: AddFlags): RuleAction {
   return { type: flags.prompt !== undefined ? 'prompt' : 'queue', agent: (flags.prompt ?? flags.queue) as string, text: flags.text };
 }
 
+function jsonObject(value: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object');
+  return value;
+}
+
+/** `--spec`: the rule as JSON, checked by the server like any rules.add (only the socket flags beside it). */
+function specOf(flags: AddFlags): MethodInput<'rules.add'> {
+  const { socket: _socket, host: _host, sshCommand: _ssh, json: _json, spec, ...rest } = flags;
+  if (Object.values(rest).some((value) => value !== undefined)) usageError('--spec is the whole rule: give no other rule flags with it');
+  return JSON.parse(spec as string) as MethodInput<'rules.add'>;
+}
+
 export function addRuleCommands(program: Command): void {
   const rules = program.command('rules').description('event rules: what the server does by itself on agent states, exit codes, output and schedules');
 
   rules
     .command('add')
-    .description('add a rule: one --on-…/--every for when, one of --start/--prompt/--queue for what (the whole rule as JSON: herdr api rules.add)')
+    .description('add a rule: one --on-…/--every for when, one of --start/--prompt/--queue for what (or the whole rule as JSON: --spec)')
     .option('--name <name>', 'a name to list and remove it by')
     .option('--on-agent <status>', 'when an agent turns idle, working, blocked or done', oneOf('idle', 'working', 'blocked', 'done'))
     .option('--on-command <exit>', 'when a command finishes (shells that mark commands, OSC 133): any, failed, succeeded or an exit code', exitFilter)
@@ -98,11 +117,12 @@ export function addRuleCommands(program: Command): void {
     .option('--max <n>', 'at most this many firings…', positiveInt)
     .option('--per <seconds>', '…every this many seconds (default 10 a minute)', positiveInt)
     .option('--loop-guard <n>', 'at most this many firings a minute set off by its own actions (default 5)', positiveInt)
+    .option('--spec <json>', 'the whole rule as rules.add takes it: {"trigger": {…}, "action": {…}, …} (no other rule flags)', jsonObject)
     .option('--json', 'print the rule as JSON')
     .option('--socket <path>', 'socket path')
     .action((flags: AddFlags) => {
       if ((flags.max === undefined) !== (flags.per === undefined)) usageError('--max and --per go together');
-      const params: MethodInput<'rules.add'> = {
+      const params: MethodInput<'rules.add'> = flags.spec !== undefined ? specOf(flags) : {
         ...given('name', flags.name),
         trigger: triggerOf(flags),
         action: actionOf(flags),
