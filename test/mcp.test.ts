@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../src/protocol/version.js';
 import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
-import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, startServer, tempDir } from './helpers/server.js';
+import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, markingBash, startServer, tempDir } from './helpers/server.js';
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
 
@@ -214,12 +214,7 @@ describe('herdr mcp', () => {
   });
 
   it('runs a command where the shell marks commands (OSC 133): the end and exit code from pane.command_finished', async () => {
-    const doc = readFileSync(join(REPO_ROOT, 'docs', 'protocol.md'), 'utf8');
-    const snippet = /```bash\n(# herdr shell integration \(OSC 133\)[\s\S]*?)```/.exec(doc)?.[1];
-    assert.ok(snippet, 'docs/protocol.md has the bash snippet');
-    const rc = join(server.dir, 'mcp-133.bash');
-    writeFileSync(rc, `PS1='$ '\n${snippet}`);
-    const { workspace } = await server.call('workspace.create', { cwd: server.dir, focus: false, command: ['bash', '--noprofile', '--rcfile', rc, '-i'] });
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir, focus: false, command: markingBash(server.dir, 'mcp-133') });
     const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';
     // One command first, so that the pane has reported an exit code.
     await server.call('pane.send_input', { pane_id: pane, text: 'true', keys: ['Enter'] });

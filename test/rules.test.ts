@@ -7,12 +7,12 @@
  * after a restart, and the CLI adds, lists and removes them.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RuleFired } from '../src/protocol/rules.js';
 import { EventClient } from './helpers/events.js';
-import { REPO_ROOT, type TestServer, codeOf, eventually, herdrCli, newWorkspace, promptShown, readUntil, sleep, startServer, tempDir } from './helpers/server.js';
+import { REPO_ROOT, type TestServer, codeOf, eventually, herdrCli, markingBash, newWorkspace, promptShown, readUntil, sleep, startServer, tempDir } from './helpers/server.js';
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
 
@@ -89,12 +89,7 @@ describe('event rules', () => {
   });
 
   it('a failed command prompts an idle agent, and is skipped while the agent is busy', async () => {
-    const doc = readFileSync(join(REPO_ROOT, 'docs', 'protocol.md'), 'utf8');
-    const snippet = /```bash\n(# herdr shell integration \(OSC 133\)[\s\S]*?)```/.exec(doc)?.[1];
-    assert.ok(snippet, 'docs/protocol.md has the bash snippet');
-    const rc = join(server.dir, 'rules-133.bash');
-    writeFileSync(rc, `PS1='$ '\n${snippet}`);
-    const { paneId } = await newWorkspace(server, { command: ['bash', '--noprofile', '--rcfile', rc, '-i'] });
+    const { paneId } = await newWorkspace(server, { command: markingBash(server.dir, 'rules-133') });
     await promptShown(server, paneId);
     await startFake('fixer');
     const { rule } = await server.call('rules.add', {

@@ -5,12 +5,11 @@
  * malformed sequences change nothing.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { PaneInfo } from '../src/protocol/objects.js';
 import { EventClient } from './helpers/events.js';
-import { REPO_ROOT, type TestServer, eventually, newWorkspace, promptShown, readUntil, sleep, startServer } from './helpers/server.js';
+import { REPO_ROOT, type TestServer, eventually, markingBash, newWorkspace, promptShown, readUntil, sleep, startServer } from './helpers/server.js';
 
 const SIGNALS = join(REPO_ROOT, 'test', 'fixtures', 'signals.py');
 const b64 = (text: string) => Buffer.from(text).toString('base64');
@@ -111,12 +110,7 @@ describe('terminal signals', () => {
   });
 
   it('OSC 133 from the documented bash snippet: last_exit_code and pane.command_finished', async () => {
-    const doc = readFileSync(join(REPO_ROOT, 'docs', 'protocol.md'), 'utf8');
-    const snippet = /```bash\n(# herdr shell integration \(OSC 133\)[\s\S]*?)```/.exec(doc)?.[1];
-    assert.ok(snippet, 'docs/protocol.md has the bash snippet');
-    const rc = join(server.dir, 'herdr-133.bash');
-    writeFileSync(rc, `PS1='$ '\n${snippet}`);
-    const { paneId } = await newWorkspace(server, { command: ['bash', '--noprofile', '--rcfile', rc, '-i'] });
+    const { paneId } = await newWorkspace(server, { command: markingBash(server.dir, 'herdr-133') });
     await promptShown(server, paneId);
     const stream = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.command_finished', pane_id: paneId }] });
     await server.call('pane.send_input', { pane_id: paneId, text: '' });

@@ -4,12 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { HerdrError } from '../../src/client/client.js';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import type { MethodInput, MethodResults } from '../../src/protocol/methods.js';
 import { eventually } from '../../harness/poll.js';
-import { HERDR_BIN, type LocalServer } from '../../harness/server.js';
+import { HERDR_BIN, type LocalServer, REPO_ROOT } from '../../harness/server.js';
 
 export { eventually, sleep } from '../../harness/poll.js';
 export { HERDR_BIN, REPO_ROOT, type StartOptions, startServer, tempDir } from '../../harness/server.js';
@@ -142,4 +144,17 @@ export async function codeOf(promise: Promise<unknown>): Promise<string> {
     if (error instanceof HerdrError) return error.code;
     throw error;
   }
+}
+
+/**
+ * A bash that marks its commands (OSC 133) with the snippet docs/protocol.md gives users, so
+ * the tests try what the reference says: the argv of a pane running it, its rc file in `dir`.
+ */
+export function markingBash(dir: string, name: string): string[] {
+  const doc = readFileSync(join(REPO_ROOT, 'docs', 'protocol.md'), 'utf8');
+  const snippet = /```bash\n(# herdr shell integration \(OSC 133\)[\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(snippet, 'docs/protocol.md has the bash snippet');
+  const rc = join(dir, `${name}.bash`);
+  writeFileSync(rc, `PS1='$ '\n${snippet}`);
+  return ['bash', '--noprofile', '--rcfile', rc, '-i'];
 }
