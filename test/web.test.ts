@@ -290,6 +290,21 @@ describe('herdr web in a real browser', { skip: noBrowser }, () => {
     assert.equal((await server.call('pane.get', { pane_id: started.agent.pane_id })).pane.agent_status, 'done');
   });
 
+  it('a tile counts its agent\'s queued prompts, and the bar tells the event rules\' firings', async () => {
+    const started = await server.call('agent.start', { command: [FAKE_AGENT], cwd: server.dir, name: 'queuer', timeout_ms: 10_000 });
+    const key = `local/${started.agent.terminal_id}`;
+    const tile = page.locator(`.tile[data-key="${key}"]`);
+    await eventually(async () => (await order()).includes(key), 'the agent\'s tile');
+    const { rule } = await server.call('rules.add', { name: 'web-seen', trigger: { type: 'agent_status', status: 'done', agent: 'queuer' }, action: { type: 'prompt', agent: 'nobody', text: 'x' } });
+    await server.call('agent.prompt', { target: 'queuer', text: 'work 1500 long' });
+    await server.call('agent.prompt', { target: 'queuer', text: 'work 10 next' });
+    await eventually(async () => (await tile.locator('.queued').textContent()) === '1 queued', 'the count on the tile');
+    await eventually(async () => (await tile.locator('.queued').textContent()) === '', 'the count gone once it is written', 10_000);
+    await eventually(async () => /^rules fired \d+ · last web-seen prompt failed \d+s ago$/.test((await page.textContent('#rules')) ?? ''), 'the firing in the bar', 10_000);
+    await server.call('rules.remove', { rule_id: rule.rule_id });
+    await server.call('pane.close', { pane_id: started.agent.pane_id });
+  });
+
   it('starts an agent in a new git worktree from the dialog, and reads a real menu off its screen', async () => {
     const repo = tempDir('herdr-web-repo-');
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });

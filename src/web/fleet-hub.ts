@@ -7,7 +7,7 @@
 import { FLEET_SUBSCRIPTIONS, type FeedStatus, HostFeed } from '../client/fleet/host-feed.js';
 import type { FleetRow } from '../client/fleet/fleet-model.js';
 import type { HostTarget } from '../client/transport.js';
-import type { HostState, ServerMessage, TileRow } from './wire.js';
+import type { HostState, RuleActivity, ServerMessage, TileRow } from './wire.js';
 
 const WEB_SUBSCRIPTIONS = [...FLEET_SUBSCRIPTIONS, { type: 'pane.agent_status_changed' as const }];
 const SEND_EVERY_MS = 200;
@@ -18,7 +18,7 @@ type FleetMessage = Extract<ServerMessage, { t: 'fleet' }>;
 export class FleetHub {
   readonly feeds: HostFeed[];
   private readonly listeners = new Set<(message: FleetMessage) => void>();
-  private latest: FleetMessage = { t: 'fleet', rows: [], hosts: [] };
+  private latest: FleetMessage = { t: 'fleet', rows: [], hosts: [], rules: { fired: 0 } };
   private timer: NodeJS.Timeout | undefined;
   private lastSent = -Infinity;
 
@@ -67,12 +67,16 @@ export class FleetHub {
   private build(): FleetMessage {
     const rows: TileRow[] = [];
     const hosts: HostState[] = [];
+    const rules: RuleActivity = { fired: 0 };
     for (const feed of this.feeds) {
       const name = feed.host ?? LOCAL_HOST;
       hosts.push({ name, ...hostStatus(feed.status) });
       for (const row of feed.fleet.rows()) rows.push(tileRow(name, row));
+      const activity = feed.fleet.rules;
+      rules.fired += activity.fired;
+      if (activity.last && (!rules.last || activity.last.at > rules.last.at)) rules.last = activity.last;
     }
-    return { t: 'fleet', rows, hosts };
+    return { t: 'fleet', rows, hosts, rules };
   }
 }
 

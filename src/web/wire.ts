@@ -42,6 +42,12 @@ export interface TileRow {
   question?: string;
 }
 
+/** The event rules' firings the hub saw on every server (docs/protocol.md §13.8); `last.at` ms since the epoch. */
+export interface RuleActivity {
+  fired: number;
+  last?: { rule: string; what: string; outcome: string; at: number };
+}
+
 export interface HostState {
   name: string;
   status: 'connecting' | 'live' | 'unreachable';
@@ -81,7 +87,7 @@ export type ServerMessage =
       /** The methods `call` may name (fewer with --read-only). */
       methods: string[];
     }
-  | { t: 'fleet'; rows: TileRow[]; hosts: HostState[] }
+  | { t: 'fleet'; rows: TileRow[]; hosts: HostState[]; rules: RuleActivity }
   | { t: 'answer'; id: number; result?: unknown; error?: ApiError }
   | { t: 'stream'; id: number; notice: StreamNotice };
 

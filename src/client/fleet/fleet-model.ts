@@ -121,7 +121,8 @@ export class Fleet {
       case 'rule.fired': {
         const { data } = line;
         this.rules.fired++;
-        this.rules.last = { rule: data.name ?? data.rule_id, what: data.action, outcome: data.reason ?? data.outcome, at: now };
+        // A skip says why in a word; a failure's error is for `herdr rules list` and the event itself.
+        this.rules.last = { rule: data.name ?? data.rule_id, what: data.action, outcome: data.outcome === 'skipped' ? (data.reason ?? 'skipped') : data.outcome, at: now };
         return { changed: true, reload: false };
       }
       case 'pane.command_finished': {

@@ -316,7 +316,7 @@ export class TurnBook {
   private accepted(turn: TurnRecord): void {
     turn.stopEcho?.();
     turn.stopEcho = undefined;
-    if (turn.acceptedAt !== undefined || (turn.state !== 'sent' && turn.state !== 'started')) return;
+    if (turn.acceptedAt !== undefined || turn.finishedAt !== undefined) return;
     turn.acceptedAt = Date.now();
     this.publish('pane.prompt_accepted', turn);
   }

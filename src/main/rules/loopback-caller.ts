@@ -63,7 +63,13 @@ export class LoopbackCaller {
     while ((newline = this.buffer.indexOf('\n')) >= 0) {
       const line = this.buffer.slice(0, newline);
       this.buffer = this.buffer.slice(newline + 1);
-      this.answer(JSON.parse(line) as { id?: string; result?: unknown; error?: { code?: string; message?: string } });
+      let response: { id?: string; result?: unknown; error?: { code?: string; message?: string } };
+      try {
+        response = JSON.parse(line) as typeof response;
+      } catch {
+        continue; // never written by the server; nothing to answer
+      }
+      this.answer(response);
     }
   }
 

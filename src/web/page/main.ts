@@ -9,8 +9,8 @@ import './style.css';
 import type { AgentStatus } from '../../protocol/enums.js';
 import type { MenuOption } from '../../protocol/menu.js';
 import type { Approval } from '../../protocol/methods/approvals.js';
-import type { HostState, PageProbe, ServerMessage, TileRow } from '../wire.js';
-import { byId, element } from './format.js';
+import type { HostState, PageProbe, RuleActivity, ServerMessage, TileRow } from '../wire.js';
+import { age, byId, element } from './format.js';
 import { type Filters, STATUS_LABELS, STATUS_ORDER, TileGrid, stateChips } from './grid.js';
 import { Link } from './link.js';
 import { PaneView } from './pane-view.js';
@@ -20,6 +20,7 @@ import { offerHosts, setUpStartAgent } from './start-agent.js';
 const filters: Filters = { statuses: new Set(), agent: '', text: '' };
 let rows: TileRow[] = [];
 let hosts: HostState[] = [];
+let rules: RuleActivity = { fired: 0 };
 let grid: TileGrid | undefined;
 let paneView: PaneView | undefined;
 let statusTimer: number | undefined;
@@ -87,6 +88,8 @@ function render(): void {
     element('span', 'count shown', shown === rows.length ? '' : `(${shown} shown)`),
   );
   agentChoices();
+  const last = rules.last;
+  byId('rules').textContent = last ? `rules fired ${rules.fired} · last ${last.rule} ${last.what} ${last.outcome} ${age(last.at, Date.now())} ago` : '';
   byId('hosts').replaceChildren(
     ...hosts
       .filter((host) => hosts.length > 1 || host.status !== 'live')
@@ -127,6 +130,7 @@ const link = new Link({
   fleet: (message) => {
     rows = message.rows;
     hosts = message.hosts;
+    rules = message.rules;
     render();
   },
   connection: (up) => {
