@@ -5,10 +5,9 @@
  */
 import type { Command } from 'commander';
 import { EXIT } from '../exit-codes.js';
-import { HostFeed } from '../../client/fleet/host-feed.js';
+import { HostFeed, readFleet } from '../../client/fleet/host-feed.js';
 import { printJson } from '../output.js';
 import { Fleet, compareRows } from '../../client/fleet/fleet-model.js';
-import { readFleet } from '../../client/fleet/host-feed.js';
 import { plainTable } from '../watch/table.js';
 import type { HostTarget } from '../../client/transport.js';
 import { type FleetFlags, askEveryServer, fleetOptions, fleetTargets, reportUnreachable } from './fleet-targets.js';
