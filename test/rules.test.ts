@@ -136,6 +136,28 @@ describe('event rules', () => {
     await server.call('rules.remove', { rule_id: 'on-deploy' });
   });
 
+  it('an output rule on an agent that is not there yet watches its pane from when it shows up, and follows it to a new pane', async () => {
+    const { rule } = await server.call('rules.add', {
+      trigger: { type: 'output_matched', agent: 'later', match: { type: 'regex', value: '^answer: MARK-\\d+' } },
+      action: { type: 'queue', agent: 'nobody', text: '{{matched_line}}' },
+    });
+    const watching = async () => (await server.call('rules.list', {})).rules.find((r) => r.rule_id === rule.rule_id)?.watching;
+    assert.equal(await watching(), false, 'nothing to watch yet');
+    const first = await startFake('later');
+    await eventually(watching, 'the rule watching the agent\'s pane');
+    await server.call('agent.prompt', { target: 'later', text: 'work 10 MARK-1' });
+    const [one] = await until(rule.rule_id, 1, 'the match in the first pane');
+    assert.deepEqual([one?.cause.pane_id, one?.cause.matched_line], [first.stableId, 'answer: MARK-1 (1)']);
+    await server.call('pane.close', { pane_id: first.paneId });
+    await eventually(async () => (await watching()) === false, 'its pane gone');
+    const second = await startFake('later');
+    await eventually(watching, 'the rule following the agent to its new pane');
+    await server.call('agent.prompt', { target: 'later', text: 'work 10 MARK-2' });
+    const [, two] = await until(rule.rule_id, 2, 'the match in the second pane');
+    assert.deepEqual([two?.cause.pane_id, two?.cause.matched_line], [second.stableId, 'answer: MARK-2 (1)']);
+    await server.call('rules.remove', { rule_id: rule.rule_id });
+  });
+
   it('a schedule fires on its cron beat, no more than its rate limit allows', async () => {
     await startFake('ticker');
     const { rule } = await server.call('rules.add', {
@@ -197,7 +219,7 @@ describe('event rules', () => {
       [{ trigger: { type: 'schedule', cron: '* * * * *', timezone: 'Mars/Olympus' }, action }, 'invalid_rule', /no time zone Mars\/Olympus/],
       [{ trigger: { type: 'output_matched', pane_id: paneId, match: { type: 'regex', value: '((' } }, action }, 'invalid_regex', /invalid regex/],
       [{ trigger: { type: 'output_matched', match: { type: 'substring', value: 'x' } }, action }, 'invalid_rule', /pane_id or its agent/],
-      [{ trigger: { type: 'output_matched', pane_id: '99-9', match: { type: 'substring', value: 'x' } }, action }, 'invalid_rule', /no pane 99-9/],
+      [{ trigger: { type: 'output_matched', pane_id: '99-9', match: { type: 'substring', value: 'x' } }, action }, 'invalid_rule', /no pane 99-9 to watch/],
       [{ trigger: { type: 'agent_status', status: 'unknown' }, action }, 'invalid_request', /status/],
       [{ trigger: { type: 'agent_status', status: 'done' }, action: { type: 'shell', command: 'rm -rf /' } }, 'invalid_request', /action/],
       [{ trigger: { type: 'agent_status', status: 'done' }, action, limit: { max: 0, per_s: 1 } }, 'invalid_request', /limit/],

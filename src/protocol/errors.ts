@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   turn_cancelled: 'EXT: agent.prompt with a wait whose turn was cancelled (agent.queue.cancel) before it was written',
   turn_not_queued: 'EXT: agent.queue.cancel of a turn that is no longer queued (written already, finished or cancelled)',
   rule_not_found: 'EXT: rules.remove of a rule no one added (or removed already)',
-  invalid_rule: 'EXT: rules.add with a schedule or time zone that does not parse, a name another rule has, an output rule whose pane or agent is not there, or 1000 rules already; nothing was added',
+  invalid_rule: 'EXT: rules.add with a schedule or time zone that does not parse, a name another rule has, an output rule whose pane is not there, or 1000 rules already; nothing was added',
   approval_not_blocked: 'EXT: approvals.answer for a pane whose agent is not blocked; nothing was typed',
   approval_changed: 'EXT: approvals.answer whose question_hash no longer matches the question on the screen; nothing was typed',
   approval_option_not_found: 'EXT: approvals.answer with an option the menu does not have, or for a pane with no menu on its screen; nothing was typed',

@@ -34,7 +34,7 @@ export const ruleTriggerSchema = z.discriminatedUnion('type', [
     .object({
       type: z.literal('output_matched'),
       pane_id: optional(paneId.describe('the pane to watch')),
-      agent: optional(agentTarget.describe('or the pane of this agent')),
+      agent: optional(agentTarget.describe('or the pane of this agent, followed: from when it shows up, and to its next pane')),
       match: matchSchema,
       source: optional(z.enum(READ_SOURCES).describe('what is matched (default recent: the last `lines` lines)')),
       lines: optional(z.number().int().min(1).max(10_000)),

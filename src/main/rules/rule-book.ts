@@ -34,7 +34,7 @@ export interface SavedRule {
   id: string;
   spec: RuleSpec;
   createdAt: number;
-  /** An output rule: the pane it watches. */
+  /** An output rule: the pane it watches (or last watched). */
   paneUid?: number | undefined;
 }
 
@@ -75,7 +75,7 @@ export class RuleBook {
   add(spec: RuleSpec): RuleRecord {
     if (this.rules.size >= MAX_RULES) throw new ProtocolError('invalid_rule', `this server holds ${MAX_RULES} rules already: remove some first`);
     if (spec.name !== undefined && this.byName(spec.name)) throw new ProtocolError('invalid_rule', `a rule is already named ${spec.name}`);
-    const paneUid = spec.trigger.type === 'output_matched' ? this.outputPane(spec.trigger).uid : undefined;
+    const paneUid = spec.trigger.type === 'output_matched' ? this.outputPane(spec.trigger)?.uid : undefined;
     return this.enter({ id: `r${this.nextId++}`, spec, createdAt: Date.now(), paneUid });
   }
 
@@ -163,7 +163,8 @@ export class RuleBook {
     if (spec.trigger.type === 'output_matched') {
       checkPattern(spec.trigger.match);
       const pane = saved.paneUid === undefined ? undefined : this.parts.registry.paneByUid(saved.paneUid);
-      if (pane) this.watch(rule, pane, spec.trigger);
+      // A restored agent's pane: only once its agent is back (follow), so a shell left in its place is not watched for it.
+      if (pane && (spec.trigger.agent === undefined || (pane.agent !== undefined && namesAgent(pane, spec.trigger.agent)))) this.watch(rule, pane, spec.trigger);
     }
     this.rules.set(rule.id, rule);
     return rule;
@@ -188,18 +189,29 @@ export class RuleBook {
     }
   }
 
-  /** An output rule's pane: the one it names now (a pane id, or an agent's). */
-  private outputPane(trigger: Extract<RuleTrigger, { type: 'output_matched' }>): PaneRecord {
+  /**
+   * An output rule's pane now: the pane it names (which must be there), or its agent's (which may
+   * come later: the rule watches the agent's pane from when it shows up).
+   */
+  private outputPane(trigger: Extract<RuleTrigger, { type: 'output_matched' }>): PaneRecord | undefined {
     const { registry } = this.parts;
     if ((trigger.pane_id === undefined) === (trigger.agent === undefined)) throw new ProtocolError('invalid_rule', 'an output rule names its pane_id or its agent, one of the two');
+    if (trigger.agent !== undefined) return findAgentPane(registry, trigger.agent);
     try {
-      if (trigger.pane_id !== undefined) return registry.resolvePane(trigger.pane_id);
-      const pane = findAgentPane(registry, trigger.agent as string);
-      if (pane) return pane;
+      return registry.resolvePane(trigger.pane_id as string);
     } catch {
-      // said below
+      throw new ProtocolError('invalid_rule', `no pane ${trigger.pane_id} to watch`);
     }
-    throw new ProtocolError('invalid_rule', `no pane ${trigger.pane_id ?? `of an agent ${trigger.agent}`} to watch`);
+  }
+
+  /** An agent showed up in `pane`: the output rules that name it and watch nothing watch its pane. */
+  private follow(pane: PaneRecord): void {
+    for (const rule of this.rules.values()) {
+      const { trigger } = rule.spec;
+      if (trigger.type !== 'output_matched' || trigger.agent === undefined || rule.stopWatching || !namesAgent(pane, trigger.agent)) continue;
+      rule.paneUid = pane.uid;
+      this.watch(rule, pane, trigger);
+    }
   }
 
   private watch(rule: RuleRecord, pane: PaneRecord, trigger: Extract<RuleTrigger, { type: 'output_matched' }>): void {
@@ -213,14 +225,15 @@ export class RuleBook {
   }
 
   private heard(event: LoggedEvent): void {
-    if (!this.caller || this.rules.size === 0) return;
+    if (this.rules.size === 0) return;
     const name = event.line.event;
-    if (name !== 'pane.agent_status_changed' && name !== 'pane.command_finished') {
-      if (name === 'pane_closed' && event.meta.paneUid !== undefined) this.guard.forgetPane(event.meta.paneUid);
-      return;
-    }
+    if (name === 'pane_closed' && event.meta.paneUid !== undefined) this.guard.forgetPane(event.meta.paneUid);
+    if (name !== 'pane.agent_status_changed' && name !== 'pane.command_finished' && name !== 'pane_agent_detected') return;
     const pane = event.meta.paneUid === undefined ? undefined : this.parts.registry.paneByUid(event.meta.paneUid);
     if (!pane) return;
+    // Watching needs no socket: agents restored before the server listens are followed too.
+    if (name === 'pane_agent_detected') return this.follow(pane);
+    if (!this.caller) return;
     for (const rule of this.rules.values()) {
       const { trigger } = rule.spec;
       if (name === 'pane.agent_status_changed' && trigger.type === 'agent_status') {
