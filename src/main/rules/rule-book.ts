@@ -76,7 +76,10 @@ export class RuleBook {
     if (this.rules.size >= MAX_RULES) throw new ProtocolError('invalid_rule', `this server holds ${MAX_RULES} rules already: remove some first`);
     if (spec.name !== undefined && this.byName(spec.name)) throw new ProtocolError('invalid_rule', `a rule is already named ${spec.name}`);
     const paneUid = spec.trigger.type === 'output_matched' ? this.outputPane(spec.trigger)?.uid : undefined;
-    return this.enter({ id: `r${this.nextId++}`, spec, createdAt: Date.now(), paneUid });
+    // The id is taken once the rule checks out: a refused one uses none.
+    const rule = this.enter({ id: `r${this.nextId}`, spec, createdAt: Date.now(), paneUid });
+    this.nextId++;
+    return rule;
   }
 
   list(): RuleRecord[] {
