@@ -57,7 +57,7 @@ describe('event rules', () => {
       action: { type: 'queue', agent: 'reviewer', text: 'work 20 review {{agent}} {{pane_id}} {{nothing}}' },
     });
     assert.match(rule.rule_id, /^r\d+$/);
-    assert.deepEqual([rule.name, rule.limit, rule.loop_guard, rule.fired], ['review-builds', { max: 10, per_s: 60 }, 5, 0]);
+    assert.deepEqual([rule.name, rule.limit, rule.loop_guard, rule.fired], ['review-builds', { max: 60, per_s: 60 }, 5, 0]);
     await server.call('agent.prompt', { target: 'builder', text: 'work 100 build' });
     const [fired] = await until(rule.rule_id, 1, 'the rule to fire');
     assert.ok(fired);

@@ -83,14 +83,14 @@ export const ruleSpecSchema = z.object({
   name: optional(z.string().min(1).max(64)),
   trigger: ruleTriggerSchema,
   action: ruleActionSchema,
-  limit: optional(limitSchema.describe('at most `max` firings every `per_s` seconds (default 10 a minute); the rest are skipped: rate_limited')),
+  limit: optional(limitSchema.describe('at most `max` firings every `per_s` seconds (default 60 a minute: a safety valve, the loop guard is what stops loops); the rest are skipped: rate_limited')),
   loop_guard: optional(
     z.number().int().min(1).max(10_000).describe('at most this many firings a minute caused by the rule\'s own actions, directly or through other rules (default 5); the rest are skipped: loop_guard'),
   ),
 });
 export type RuleSpec = z.output<typeof ruleSpecSchema>;
 
-export const DEFAULT_RULE_LIMIT = { max: 10, per_s: 60 } as const;
+export const DEFAULT_RULE_LIMIT = { max: 60, per_s: 60 } as const;
 export const DEFAULT_LOOP_GUARD = 5;
 
 export const ruleInfoSchema = z.object({

@@ -115,7 +115,7 @@ export function addRuleCommands(program: Command): void {
     .option('--queue <agent>', 'prompt this agent now or when it is next idle')
     .option('--text <text>', 'the prompt; {{pane_id}}, {{agent}}, {{status}}, {{exit_code}}, {{matched_line}} are filled in')
     .option('--max <n>', 'at most this many firings…', positiveInt)
-    .option('--per <seconds>', '…every this many seconds (default 10 a minute)', positiveInt)
+    .option('--per <seconds>', '…every this many seconds (default 60 a minute)', positiveInt)
     .option('--loop-guard <n>', 'at most this many firings a minute set off by its own actions (default 5)', positiveInt)
     .option('--spec <json>', 'the whole rule as rules.add takes it: {"trigger": {…}, "action": {…}, …} (no other rule flags)', jsonObject)
     .option('--json', 'print the rule as JSON')
