@@ -12,7 +12,8 @@ import type { HostTarget } from '../../client/transport.js';
 import type { Approval } from '../../protocol/methods/approvals.js';
 import { clip } from '../../protocol/text.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../full-screen.js';
-import { parseKeys } from '../watch/watch-view.js';
+import { isDigitKey, parseKeys } from '../watch/watch-view.js';
+import { answerLine } from '../answer-line.js';
 import { age } from '../watch/table.js';
 import { approvalId } from './inbox-table.js';
 
@@ -100,9 +101,8 @@ export class InboxView {
       if (key === 'quit') return this.stop(0);
       if (key === 'up') this.selected = Math.max(0, this.selected - 1);
       if (key === 'down') this.selected += 1;
+      if (isDigitKey(key)) void this.answer(key);
     }
-    const digit = /[1-9]/.exec(text)?.[0];
-    if (digit) void this.answer(digit);
     this.draw();
   };
 
@@ -110,12 +110,7 @@ export class InboxView {
     const entry = this.entries()[this.selected];
     if (!entry) return;
     const { host, approval } = entry;
-    try {
-      const answered = await host.client.call('approvals.answer', { pane_id: approval.stable_id, option, question_hash: approval.question_hash });
-      this.notice = `${approvalId(host.target.host, approval)}: answered ${option}. ${answered.label}`;
-    } catch (error) {
-      this.notice = `${approvalId(host.target.host, approval)}: ${error instanceof Error ? error.message : String(error)}`;
-    }
+    this.notice = await answerLine(host.client, { paneId: approval.stable_id, questionHash: approval.question_hash, shown: approvalId(host.target.host, approval) }, option);
     this.relistSoon(host);
     this.draw();
   }

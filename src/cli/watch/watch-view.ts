@@ -17,6 +17,7 @@ import { type FleetRow, compareRows, stateCounts } from '../../client/fleet/flee
 import { age, header, line, rowCells, shownId, widths } from './table.js';
 import { clip } from '../../protocol/text.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../full-screen.js';
+import { answerLine } from '../answer-line.js';
 
 const FRAME_MS = 50;
 /** The FOR column counts up even when nothing happens. */
@@ -26,6 +27,11 @@ const CLOCK_MS = 1000;
 type Digit = '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 type Key = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end' | 'enter' | 'quit' | Digit;
 const DIGITS: Digit[] = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+/** A digit key: an option of a blocked agent's menu (never a digit inside an escape sequence, like PgUp's). */
+export function isDigitKey(key: Key): key is Digit {
+  return (DIGITS as string[]).includes(key);
+}
 const KEYS: Array<[string, Key]> = [
   ['\x1b[A', 'up'], ['\x1bOA', 'up'], ['k', 'up'],
   ['\x1b[B', 'down'], ['\x1bOB', 'down'], ['j', 'down'],
@@ -123,16 +129,9 @@ export class WatchView {
     const feed = row && this.feeds.find((candidate) => candidate.host === row.host);
     if (!row || !feed) return;
     const id = shownId(row, this.qualify);
-    if (!row.approval) {
-      this.notice = `${id}: no question with a menu to answer`;
-      return this.draw();
-    }
-    try {
-      const answered = await feed.client.call('approvals.answer', { pane_id: row.stableId, option, question_hash: row.approval.question_hash });
-      this.notice = `${id}: answered ${option}. ${answered.label}`;
-    } catch (error) {
-      this.notice = `${id}: ${error instanceof Error ? error.message : String(error)}`;
-    }
+    this.notice = row.approval
+      ? await answerLine(feed.client, { paneId: row.stableId, questionHash: row.approval.question_hash, shown: id }, option)
+      : `${id}: no question with a menu to answer`;
     this.draw();
   }
 
