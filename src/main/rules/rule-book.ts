@@ -256,16 +256,8 @@ export class RuleBook {
   }
 
   private paneMatches(pane: PaneRecord, trigger: Extract<RuleTrigger, { type: 'command_finished' }>): boolean {
-    if (trigger.pane_id !== undefined && !this.isPane(pane, trigger.pane_id)) return false;
+    if (trigger.pane_id !== undefined && this.paneOf(trigger.pane_id) !== pane) return false;
     return this.inWorkspace(pane, trigger.workspace_id);
-  }
-
-  private isPane(pane: PaneRecord, id: string): boolean {
-    try {
-      return this.parts.registry.resolvePane(id) === pane;
-    } catch {
-      return false;
-    }
   }
 
   private inWorkspace(pane: PaneRecord, id: string | undefined): boolean {
@@ -296,6 +288,7 @@ export class RuleBook {
     });
   }
 
+  /** The pane an id names now, if any. */
   private paneOf(id: string): PaneRecord | undefined {
     try {
       return this.parts.registry.resolvePane(id);

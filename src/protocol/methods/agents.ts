@@ -14,6 +14,7 @@ import { readWindowFields } from '../read-window.js';
 /** An agent's instance id, the id of the pane hosting it, or its name (docs/protocol.md §13.1). */
 const target = z.string().min(1).max(256);
 const agentResult = z.object({ type: z.literal('agent_info'), agent: agentInfoSchema });
+const turnResult = z.object({ type: z.literal('agent_turn'), turn: turnInfoSchema });
 const statuses = z.array(z.enum(AGENT_STATUSES)).max(AGENT_STATUSES.length);
 /** An hour: a wait longer than that is a client's own loop. */
 const waitTimeout = z.number().int().min(1).max(3_600_000);
@@ -99,7 +100,7 @@ export const AGENT_METHODS = {
   },
   'agent.turn.get': {
     params: z.object({ turn_id: z.string() }),
-    result: z.object({ type: z.literal('agent_turn'), turn: turnInfoSchema }),
+    result: turnResult,
     changesState: false,
   },
   'agent.queue.list': {
@@ -109,7 +110,7 @@ export const AGENT_METHODS = {
   },
   'agent.queue.cancel': {
     params: z.object({ turn_id: z.string() }),
-    result: z.object({ type: z.literal('agent_turn'), turn: turnInfoSchema }),
+    result: turnResult,
     changesState: true,
   },
   'agent.explain': {
