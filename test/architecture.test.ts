@@ -79,6 +79,17 @@ describe('the floors of src/', () => {
     assert.deepEqual(crossings, []);
   });
 
+  it('keeps the handlers on top of the server: only main/server.ts imports main/handlers/', () => {
+    const below: string[] = [];
+    for (const [file, targets] of graph) {
+      if (file === 'main/server.ts' || file.startsWith('main/handlers/')) continue;
+      for (const target of targets) if (target.startsWith('main/handlers/')) below.push(`${file} → ${target}`);
+    }
+    assert.deepEqual(below, []);
+    // The check reads what it checks: the server does import its handlers.
+    assert.ok(graph.get('main/server.ts')?.some((target) => target.startsWith('main/handlers/')), 'main/server.ts imports handlers');
+  });
+
   it('has no import circles', () => {
     const state = new Map<string, 'open' | 'done'>();
     const circles: string[] = [];

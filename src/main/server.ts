@@ -35,6 +35,9 @@ import { RequestLineError, Router, parseRequestLine } from './router.js';
 import { claimSocketPath, removeSocketFile, socketInode } from './socket-file.js';
 import { restoreAtStart } from './persistence/startup.js';
 
+/** The environment variable that makes `herdr server` register the fault-injection methods (handlers/debug.ts). */
+export { DEBUG_FAULTS_ENV } from './handlers/debug.js';
+
 export type ServerOptions = ServerCoreOptions & {
   /** Lines for the server's log (startup notes). */
   log: (message: string) => void;

@@ -62,10 +62,9 @@ export function addServerCommands(program: Command): void {
 
 async function runServer(flags: ServerFlags): Promise<void> {
   // Loaded here, not at the top: every other command starts without the server's modules (~100 ms of CPU).
-  const [{ HerdrServer }, { StartupError }, { DEBUG_FAULTS_ENV }, { defaultStateDir, sessionPaths }, { tuneMalloc }] = await Promise.all([
+  const [{ HerdrServer, DEBUG_FAULTS_ENV }, { StartupError }, { defaultStateDir, sessionPaths }, { tuneMalloc }] = await Promise.all([
     import('../../main/server.js'),
     import('../../main/socket-file.js'),
-    import('../../main/handlers/debug.js'),
     import('../../main/persistence/state-dir.js'),
     import('../../os/malloc-tuning.js'),
   ]);

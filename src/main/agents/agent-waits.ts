@@ -8,7 +8,7 @@
 import { ProtocolError } from '../../protocol/errors.js';
 import type { Connection } from '../connection.js';
 import type { EventHub, LoggedEvent } from '../event-hub.js';
-import { deadline, openWait } from '../handlers/waits.js';
+import { deadline, openWait } from '../waits/pending-wait.js';
 import type { OpenCounts } from '../open-counts.js';
 import type { PaneRecord } from '../registry.js';
 

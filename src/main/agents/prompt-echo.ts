@@ -7,7 +7,7 @@
  * the shard handles the matcher and then the write in the order they were sent.
  */
 import { readWindow } from '../../protocol/read-window.js';
-import { type OutputWatchParts, watchOutput } from '../handlers/waits.js';
+import { type OutputWatchParts, watchOutput } from '../waits/output-watch.js';
 import type { PaneRecord } from '../registry.js';
 
 /** Shorter than this, an echo is not told from what was there (`y`, `1`). */

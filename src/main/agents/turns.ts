@@ -15,7 +15,7 @@ import { TURN_EVENTS, type TurnEventName, type TurnInfo, type TurnOutcome, type 
 import type { EventHub, LoggedEvent } from '../event-hub.js';
 import { currentPaneIds, paneIds, paneMeta, paneRef, withCurrentView } from '../ids.js';
 import type { PaneOperations } from '../operations/panes.js';
-import type { OutputWatchParts } from '../handlers/waits.js';
+import type { OutputWatchParts } from '../waits/output-watch.js';
 import { watchEcho } from './prompt-echo.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import { agentStatus } from './agent-status.js';

@@ -12,7 +12,7 @@ import type { EventHub, LoggedEvent } from '../event-hub.js';
 import { currentViewOf } from '../ids.js';
 import type { OpenCounts } from '../open-counts.js';
 import type { Router } from '../router.js';
-import { deadline, openWait } from './waits.js';
+import { deadline, openWait } from '../waits/pending-wait.js';
 
 type Match = MethodParams<'events.wait'>['match_event'];
 const ID_FIELDS = ['pane_id', 'workspace_id', 'tab_id'] as const;

@@ -13,7 +13,7 @@ import type { OpenCounts } from '../open-counts.js';
 import { checkPattern } from '../patterns.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import type { RequestContext, Router } from '../router.js';
-import { type OutputWatchParts, watchOutput } from './waits.js';
+import { type OutputWatchParts, watchOutput } from '../waits/output-watch.js';
 
 type Filter = (event: LoggedEvent) => boolean;
 

@@ -24,7 +24,7 @@ import type { EventHub, LoggedEvent } from '../event-hub.js';
 import { paneIds, paneStableId, workspaceStableId } from '../ids.js';
 import { checkPattern } from '../patterns.js';
 import type { PaneRecord, Registry } from '../registry.js';
-import { type OutputWatchParts, watchOutput } from '../handlers/waits.js';
+import { type OutputWatchParts, watchOutput } from '../waits/output-watch.js';
 import { FiringGuard } from './firing-guard.js';
 import type { LoopbackCaller } from './loopback-caller.js';
 import { type ActionResult, runAction } from './rule-actions.js';
