@@ -7,7 +7,8 @@
  * computed here at the edge and renumbered when something closes.
  */
 import { ProtocolError } from '../protocol/errors.js';
-import type { AgentSession, AgentSource, AgentState, PreviousAgentSession, WorkspaceWorktree } from '../protocol/objects.js';
+import type { WorkspaceWorktree } from '../protocol/objects.js';
+import { type Occupant, noOccupant } from './agents/occupant.js';
 import { parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
 import type { AgentStatus, SplitDirection } from '../protocol/enums.js';
 import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
@@ -50,44 +51,16 @@ export interface PaneRecord extends PaneFacts {
   title: string | undefined;
   /** The pane's own label (`label` at creation, `pane.rename`); not the agent's name nor the workspace's label. */
   label: string | undefined;
-  /** A detected agent's name, or the label its hook reported. */
-  agent: string | undefined;
-  agentState: AgentState;
-  /** When agentState took its value (ms since the epoch). */
-  agentStateSince: number;
-  agentSource: AgentSource | undefined;
-  agentMessage: string | undefined;
-  agentSession: AgentSession | undefined;
-  /** Who reported agentSession (the report's `source`). */
-  agentSessionSource?: string | undefined;
-  /** This occupant's id in the agent API (docs/protocol.md §13); a new agent in the pane gets a new one. */
-  agentInstanceId: string | undefined;
-  /** The name agent.start or agent.rename gave the occupant; it goes with it. */
-  agentName: string | undefined;
-  /** How many times agentState changed: a prompt's wait needs a change after its write. */
-  stateChangeSeq: number;
-  /** Turned idle from working or blocked and not looked at since (read, attach, focus): agent_status `done`. */
-  unread: boolean;
-  /** agent.start launched an agent here that has not shown up yet: its coming id, name and kind. */
-  agentStart: AgentStart | undefined;
+  /** Its agent, if any: who, in which state, queued prompts (agents/occupant.ts). */
+  readonly occupant: Occupant;
   /** OSC 133 D: the exit code of the shell's last command. */
   lastExitCode: number | undefined;
-  /** Prompts waiting in its agent's queue (agents/turns.ts keeps it). */
-  queuedPrompts: number;
   /** docs/protocol.md §10.4: false once the pane turned idle while its workspace was not active. */
   seen: boolean;
   /** Brought back from a snapshot, and nothing new printed since. */
   restored: boolean;
-  /** The agent session of a restored pane that was not resumed into it. */
-  previousAgentSession: PreviousAgentSession | undefined;
   /** What clients reported for display (metadata.ts); absent when nothing. */
   reported?: ReportedPaneMetadata | undefined;
-}
-
-export interface AgentStart {
-  instanceId: string;
-  name: string | undefined;
-  kind: string;
 }
 
 /**
@@ -420,22 +393,10 @@ export class Registry {
       revision: 0,
       title: undefined,
       label: undefined,
-      agent: undefined,
-      agentState: 'unknown',
-      agentStateSince: Date.now(),
-      agentSource: undefined,
-      agentMessage: undefined,
-      agentSession: undefined,
-      agentInstanceId: undefined,
-      agentName: undefined,
-      stateChangeSeq: 0,
-      unread: false,
-      agentStart: undefined,
+      occupant: noOccupant(),
       lastExitCode: undefined,
-      queuedPrompts: 0,
       seen: true,
       restored: false,
-      previousAgentSession: undefined,
     };
     workspace.panes.push(pane);
     this.panesByUid.set(uid, pane);

@@ -87,23 +87,23 @@ export class ShardReports implements ShardListener {
     const pane = this.to.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;
     const { agent, state } = picture;
-    const agentChanged = pane.agent !== agent;
-    const stateChanged = pane.agentState !== state;
+    const agentChanged = pane.occupant.agent !== agent;
+    const stateChanged = pane.occupant.state !== state;
     if (state === 'idle' && stateChanged && this.to.registry.activeWorkspace !== pane.workspace) pane.seen = false;
     const statusBefore = agentStatus(pane);
     if (agentChanged) takeOccupant(pane, agent);
     if (stateChanged) {
-      pane.agentStateSince = Date.now();
-      pane.stateChangeSeq += 1;
+      pane.occupant.stateSince = Date.now();
+      pane.occupant.stateChangeSeq += 1;
       // A finished turn is `done` until someone looks (docs/protocol.md §13.2).
-      pane.unread = state === 'idle' && (pane.agentState === 'working' || pane.agentState === 'blocked') && !agentChanged;
-    } else if (agentChanged) pane.unread = false;
-    pane.agent = agent;
-    pane.agentState = state;
-    pane.agentSource = picture.source;
-    pane.agentMessage = picture.message;
-    pane.agentSession = picture.session;
-    pane.agentSessionSource = picture.sessionSource;
+      pane.occupant.unread = state === 'idle' && (pane.occupant.state === 'working' || pane.occupant.state === 'blocked') && !agentChanged;
+    } else if (agentChanged) pane.occupant.unread = false;
+    pane.occupant.agent = agent;
+    pane.occupant.state = state;
+    pane.occupant.source = picture.source;
+    pane.occupant.message = picture.message;
+    pane.occupant.session = picture.session;
+    pane.occupant.sessionSource = picture.sessionSource;
     const ref = paneRef(pane);
     const meta = paneMeta(pane);
     if (agentChanged) {

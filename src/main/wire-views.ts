@@ -22,23 +22,23 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     focused: registry.isFocused(pane),
     cwd: pane.cwd,
     label: pane.label,
-    agent: pane.agent,
-    agent_state: pane.agentState,
+    agent: pane.occupant.agent,
+    agent_state: pane.occupant.state,
     agent_status: agentStatus(pane),
-    agent_state_since: pane.agentStateSince,
-    agent_source: pane.agentSource,
-    agent_message: pane.agentMessage,
-    agent_session: pane.agentSession,
+    agent_state_since: pane.occupant.stateSince,
+    agent_source: pane.occupant.source,
+    agent_message: pane.occupant.message,
+    agent_session: pane.occupant.session,
     last_exit_code: pane.lastExitCode,
-    queued_prompts: pane.queuedPrompts || undefined,
+    queued_prompts: pane.occupant.queuedPrompts || undefined,
     restored: pane.restored || undefined,
-    previous_agent_session: pane.previousAgentSession,
+    previous_agent_session: pane.occupant.previousSession,
     revision: pane.revision,
     tab_id: tabStableId(pane.workspace.uid, pane.tab.uid),
     foreground_cwd: pane.foregroundCwd ?? pane.cwd,
     terminal_id: ids.stable_id,
     terminal_title: pane.title || undefined,
-    agent_instance_id: pane.agentInstanceId,
+    agent_instance_id: pane.occupant.instanceId,
     cols: pane.cols,
     rows: pane.rows,
     pid: pane.pid,
@@ -54,7 +54,7 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
  * the hook gave one, else the path; left out when who reported it or for which agent is unknown.
  */
 function currentAgentSession(pane: PaneRecord): { source: string; agent: string; kind: 'id' | 'path'; value: string } | undefined {
-  const { agentSession: session, agentSessionSource: source, agent } = pane;
+  const { session, sessionSource: source, agent } = pane.occupant;
   if (!session || source === undefined || agent === undefined) return undefined;
   if (session.id !== undefined) return { source, agent, kind: 'id', value: session.id };
   return session.path === undefined ? undefined : { source, agent, kind: 'path', value: session.path };
@@ -66,15 +66,15 @@ export function agentInfo(registry: Registry, pane: PaneRecord): AgentInfo {
   return withCurrentView<AgentInfo>({
     agent_instance_id: instanceOf(pane) ?? '',
     name: nameOf(pane),
-    agent: pane.agent ?? pane.agentStart?.kind ?? '',
+    agent: pane.occupant.agent ?? pane.occupant.start?.kind ?? '',
     agent_status: agentStatus(pane),
-    agent_state: pane.agentState,
-    agent_state_since: pane.agentStateSince,
-    agent_source: pane.agentSource,
-    agent_message: pane.agentMessage,
-    state_change_seq: pane.stateChangeSeq,
-    queued_prompts: pane.queuedPrompts || undefined,
-    launch_pending: pane.agent === undefined && pane.agentStart ? true : undefined,
+    agent_state: pane.occupant.state,
+    agent_state_since: pane.occupant.stateSince,
+    agent_source: pane.occupant.source,
+    agent_message: pane.occupant.message,
+    state_change_seq: pane.occupant.stateChangeSeq,
+    queued_prompts: pane.occupant.queuedPrompts || undefined,
+    launch_pending: pane.occupant.agent === undefined && pane.occupant.start ? true : undefined,
     pane_id: ids.pane_id,
     workspace_id: ids.workspace_id,
     terminal_id: ids.stable_id,
@@ -134,9 +134,9 @@ export function aggregateState(panes: readonly PaneRecord[]): AgentState {
   let best: number = AGGREGATE_PRIORITY.length - 1;
   for (const pane of panes) {
     const rank =
-      pane.agentState === 'idle'
+      pane.occupant.state === 'idle'
         ? AGGREGATE_PRIORITY.indexOf(pane.seen ? 'idle-seen' : 'idle-unseen')
-        : AGGREGATE_PRIORITY.indexOf(pane.agentState);
+        : AGGREGATE_PRIORITY.indexOf(pane.occupant.state);
     best = Math.min(best, rank);
   }
   const top = AGGREGATE_PRIORITY[best];

@@ -8,20 +8,21 @@ import type { AgentStatus } from '../../protocol/enums.js';
 import type { EventBatch, EventHub } from '../event-hub.js';
 import { paneMeta, paneRef } from '../ids.js';
 import type { PaneRecord } from '../registry.js';
+import type { Occupant } from './occupant.js';
 
-export function agentStatus(pane: Pick<PaneRecord, 'agentState' | 'unread'>): AgentStatus {
-  return pane.agentState === 'idle' && pane.unread ? 'done' : pane.agentState;
+export function agentStatus(pane: { occupant: Pick<Occupant, 'state' | 'unread'> }): AgentStatus {
+  return pane.occupant.state === 'idle' && pane.occupant.unread ? 'done' : pane.occupant.state;
 }
 
 /** `pane.agent_status_changed` as the pane is now. */
 export function statusLine(pane: PaneRecord): Omit<EventLine, 'seq'> {
-  const data = { ...paneRef(pane), agent_status: agentStatus(pane), ...(pane.agent ? { agent: pane.agent } : {}) };
+  const data = { ...paneRef(pane), agent_status: agentStatus(pane), ...(pane.occupant.agent ? { agent: pane.occupant.agent } : {}) };
   return { event: 'pane.agent_status_changed', data };
 }
 
 /** `pane.agent_state_changed` as the pane is now. */
 export function stateLine(pane: PaneRecord): Omit<EventLine, 'seq'> {
-  const data = { ...paneRef(pane), state: pane.agentState, agent_status: agentStatus(pane), ...(pane.agent ? { agent: pane.agent } : {}) };
+  const data = { ...paneRef(pane), state: pane.occupant.state, agent_status: agentStatus(pane), ...(pane.occupant.agent ? { agent: pane.occupant.agent } : {}) };
   return { event: 'pane.agent_state_changed', data };
 }
 
@@ -32,9 +33,9 @@ export function publishStatus(events: EventHub, pane: PaneRecord): void {
 
 /** Someone looked at the pane: a `done` agent is `idle` from now on (the event goes with the request's). */
 export function lookedAt(pane: PaneRecord, batch: EventBatch): void {
-  if (!pane.unread) return;
-  pane.unread = false;
-  if (pane.agentState === 'idle') batch.addLine(statusLine(pane), paneMeta(pane));
+  if (!pane.occupant.unread) return;
+  pane.occupant.unread = false;
+  if (pane.occupant.state === 'idle') batch.addLine(statusLine(pane), paneMeta(pane));
 }
 
 const AGGREGATE: readonly AgentStatus[] = ['blocked', 'done', 'working', 'idle', 'unknown'];

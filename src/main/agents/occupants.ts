@@ -12,29 +12,29 @@ import type { PaneRecord, Registry } from '../registry.js';
 /** The pane's agent changed to `agent` (undefined: no agent any more). */
 export function takeOccupant(pane: PaneRecord, agent: string | undefined): void {
   if (agent === undefined) {
-    pane.agentInstanceId = undefined;
-    pane.agentName = undefined;
+    pane.occupant.instanceId = undefined;
+    pane.occupant.name = undefined;
     return;
   }
-  const start = pane.agentStart;
-  pane.agentInstanceId = start?.instanceId ?? randomUUID();
-  pane.agentName = start?.name;
-  pane.agentStart = undefined;
+  const start = pane.occupant.start;
+  pane.occupant.instanceId = start?.instanceId ?? randomUUID();
+  pane.occupant.name = start?.name;
+  pane.occupant.start = undefined;
 }
 
 /** Whether the pane hosts an agent the API can name (one that showed up, or one agent.start is waiting for). */
 export function hostsAgent(pane: PaneRecord): boolean {
-  return pane.agent !== undefined || pane.agentStart !== undefined;
+  return pane.occupant.agent !== undefined || pane.occupant.start !== undefined;
 }
 
 /** The id of the pane's occupant, present or coming. */
 export function instanceOf(pane: PaneRecord): string | undefined {
-  return pane.agentInstanceId ?? pane.agentStart?.instanceId;
+  return pane.occupant.instanceId ?? pane.occupant.start?.instanceId;
 }
 
 /** The agent's name, present or coming. */
 export function nameOf(pane: PaneRecord): string | undefined {
-  return pane.agentName ?? pane.agentStart?.name;
+  return pane.occupant.name ?? pane.occupant.start?.name;
 }
 
 export interface ResolvedAgent {

@@ -42,7 +42,7 @@ export interface TurnRecord {
   finishedAt: number | undefined;
   /** Stops watching for the prompt's echo. */
   stopEcho: (() => void) | undefined;
-  /** pane.stateChangeSeq when it was written: only a later state belongs to this turn. */
+  /** pane.occupant.stateChangeSeq when it was written: only a later state belongs to this turn. */
   seqAtWrite: number;
   /** performance.now() at the write, for its duration. */
   writtenAt: number;
@@ -188,9 +188,9 @@ export class TurnBook {
    */
   private ready(pane: PaneRecord, turn: TurnRecord): boolean {
     if (this.writing.has(pane.uid)) return false;
-    if (pane.agent === undefined || instanceOf(pane) !== turn.instance) return false;
-    if (pane.agentState === 'unknown') return true;
-    return pane.agentState === 'idle' && !this.inFlight.has(pane.uid);
+    if (pane.occupant.agent === undefined || instanceOf(pane) !== turn.instance) return false;
+    if (pane.occupant.state === 'unknown') return true;
+    return pane.occupant.state === 'idle' && !this.inFlight.has(pane.uid);
   }
 
   /**
@@ -245,14 +245,14 @@ export class TurnBook {
 
   /** The pane's count of queued prompts, as pane_info and agent_info show it. */
   private counted(pane: PaneRecord): void {
-    pane.queuedPrompts = this.queues.get(pane.uid)?.length ?? 0;
+    pane.occupant.queuedPrompts = this.queues.get(pane.uid)?.length ?? 0;
   }
 
   private async write(turn: TurnRecord): Promise<void> {
     const { pane } = turn;
     this.writing.add(pane.uid);
     turn.stopEcho = watchEcho(this.parts, pane, turn.text, () => this.accepted(turn));
-    turn.seqAtWrite = pane.stateChangeSeq;
+    turn.seqAtWrite = pane.occupant.stateChangeSeq;
     try {
       await this.parts.panes.input(pane, turn.text, ['Enter'], true);
     } catch {
@@ -272,7 +272,7 @@ export class TurnBook {
         turn.id,
         setTimeout(() => {
           this.stallTimers.delete(turn.id);
-          if (turn.state === 'sent' && pane.stateChangeSeq === turn.seqAtWrite && pane.agentState !== 'working') {
+          if (turn.state === 'sent' && pane.occupant.stateChangeSeq === turn.seqAtWrite && pane.occupant.state !== 'working') {
             this.finish(turn, 'finished', 'stalled');
             void this.pump(pane);
           }
@@ -301,15 +301,15 @@ export class TurnBook {
     const turn = this.inFlight.get(pane.uid);
     if (!turn) return;
     if (!this.stillThere(turn)) return this.finish(turn, 'finished', 'exited');
-    if (pane.stateChangeSeq <= turn.seqAtWrite) return;
+    if (pane.occupant.stateChangeSeq <= turn.seqAtWrite) return;
     if (turn.state === 'sent') {
       this.accepted(turn);
       turn.state = 'started';
       turn.startedAt = Date.now();
       this.publish('pane.turn_started', turn);
     }
-    if (pane.agentState === 'idle') this.finish(turn, 'finished', agentStatus(pane) === 'done' ? 'done' : 'idle');
-    else if (pane.agentState === 'blocked') this.finish(turn, 'finished', 'blocked');
+    if (pane.occupant.state === 'idle') this.finish(turn, 'finished', agentStatus(pane) === 'done' ? 'done' : 'idle');
+    else if (pane.occupant.state === 'blocked') this.finish(turn, 'finished', 'blocked');
   }
 
   /** The agent took the text (its echo showed, or its state moved): once per turn, before it started. */

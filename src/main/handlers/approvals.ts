@@ -15,7 +15,7 @@ import type { Router } from '../router.js';
 function approval(pane: PaneRecord, onScreen: MenuOnScreen): Approval {
   const { menu } = onScreen;
   const selected = menu && menu.selected >= 0 ? menu.options[menu.selected]?.key : undefined;
-  const question = menu?.question ?? pane.agentMessage;
+  const question = menu?.question ?? pane.occupant.message;
   const instance = instanceOf(pane);
   const name = nameOf(pane);
   const ids = paneIds(pane);
@@ -24,11 +24,11 @@ function approval(pane: PaneRecord, onScreen: MenuOnScreen): Approval {
       pane_id: ids.pane_id,
       workspace_id: ids.workspace_id,
       stable_id: ids.stable_id,
-      ...(pane.agent === undefined ? {} : { agent: pane.agent }),
+      ...(pane.occupant.agent === undefined ? {} : { agent: pane.occupant.agent }),
       ...(instance === undefined ? {} : { agent_instance_id: instance }),
       ...(name === undefined ? {} : { name }),
       ...(pane.cwd === undefined ? {} : { cwd: pane.cwd }),
-      since: pane.agentStateSince,
+      since: pane.occupant.stateSince,
       ...(question === undefined ? {} : { question }),
       menu: menu?.kind ?? 'none',
       options: menu?.options ?? [],
@@ -49,7 +49,7 @@ async function listApprovals({ registry, shards }: Parts, filter: { workspace_id
   const workspaces = filter.workspace_id === undefined ? registry.workspaces : [registry.resolveWorkspace(filter.workspace_id)];
   const blocked = workspaces
     .flatMap((workspace) => registry.panesInLayoutOrder(workspace))
-    .filter((pane) => pane.agentState === 'blocked' && (filter.agent === undefined || pane.agent === filter.agent));
+    .filter((pane) => pane.occupant.state === 'blocked' && (filter.agent === undefined || pane.occupant.agent === filter.agent));
   const read = await Promise.all(
     blocked.map((pane) =>
       shards
@@ -65,8 +65,8 @@ async function listApprovals({ registry, shards }: Parts, filter: { workspace_id
 
 /** Types `option` into a blocked pane's menu if its question still has `questionHash` (the shard checks and types in one step). */
 async function answer({ shards }: Parts, pane: PaneRecord, option: string, questionHash: string): Promise<{ keys: string[]; label: string }> {
-  if (pane.agentState !== 'blocked') {
-    throw new ProtocolError('approval_not_blocked', `pane ${paneIds(pane).pane_id} is ${pane.agentState}, not blocked: nothing was typed`);
+  if (pane.occupant.state !== 'blocked') {
+    throw new ProtocolError('approval_not_blocked', `pane ${paneIds(pane).pane_id} is ${pane.occupant.state}, not blocked: nothing was typed`);
   }
   return shards
     .of(pane.workspace)

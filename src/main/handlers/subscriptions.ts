@@ -57,7 +57,7 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
   const currentState = (watch: StateWatch, pane: PaneRecord): EventLine =>
     events.stamp(watch.event === 'pane.agent_state_changed' ? stateLine(pane) : statusLine(pane));
   const currentValue = (watch: StateWatch, pane: PaneRecord) =>
-    watch.event === 'pane.agent_state_changed' ? pane.agentState : agentStatus(pane);
+    watch.event === 'pane.agent_state_changed' ? pane.occupant.state : agentStatus(pane);
 
   const parseSubscriptions = (raw: unknown[]): CheckedSubscriptionSpec[] =>
     raw.map((entry, index) => {

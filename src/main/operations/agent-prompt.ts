@@ -39,7 +39,7 @@ export async function promptAgent(
   const { pane } = agent;
   const where = paneIds(pane).pane_id;
   const { wait } = request;
-  if (wait && pane.agent !== undefined && pane.agentState === 'unknown') {
+  if (wait && pane.occupant.agent !== undefined && pane.occupant.state === 'unknown') {
     throw new ProtocolError('agent_not_ready', `the state of the agent in pane ${where} is unknown (no detector, hook or status describes it), so a wait could not see its turn end`);
   }
   const stallMs = request.stallMs ?? DEFAULT_PROMPT_STALL_MS;
@@ -58,7 +58,7 @@ export async function promptAgent(
         return {
           fail: new ProtocolError(
             'agent_prompt_stalled',
-            `the agent in pane ${where} stayed ${pane.agentState} for ${turn.stallMs} ms after the prompt was written (did it take the input?)`,
+            `the agent in pane ${where} stayed ${pane.occupant.state} for ${turn.stallMs} ms after the prompt was written (did it take the input?)`,
           ),
         };
       }

@@ -76,11 +76,11 @@ export async function startAgent(
     }
     pane = registry.resolvePane(request.paneId);
     checkIdleShell(pane);
-    pane.agentStart = start;
+    pane.occupant.start = start;
     try {
       await parts.panes.input(pane, shellLine(argv), ['Enter'], false);
     } catch (error) {
-      if (pane.agentStart === start) pane.agentStart = undefined;
+      if (pane.occupant.start === start) pane.occupant.start = undefined;
       throw error;
     }
   } else {
@@ -96,13 +96,13 @@ export async function startAgent(
     pane = root;
     pane.label = request.label;
     // Set before any report of the shard can arrive: its messages wait for this task to end.
-    pane.agentStart = start;
+    pane.occupant.start = start;
   }
   const timeoutMs = request.timeoutMs ?? DEFAULT_AGENT_START_TIMEOUT_MS;
   if (!request.wait) {
     // Nobody waits, but a launch that never shows up must not mark the pane for good.
     setTimeout(() => {
-      if (pane.agentStart === start) pane.agentStart = undefined;
+      if (pane.occupant.start === start) pane.occupant.start = undefined;
     }, timeoutMs).unref();
     return { agent: agents.info(pane), argv };
   }
@@ -125,7 +125,7 @@ function waitUntilReady(parts: StartParts, agents: AgentOperations, pane: PaneRe
     timeoutMs,
     timeoutMessage: `the agent in pane ${where} was not ready for input within ${timeoutMs} ms; the pane is left as it is`,
     onTimeout: () => {
-      if (pane.agentStart?.instanceId === instanceId) pane.agentStart = undefined;
+      if (pane.occupant.start?.instanceId === instanceId) pane.occupant.start = undefined;
     },
     look: (event) => {
       if (parts.registry.paneByUid(pane.uid) !== pane) {
@@ -133,13 +133,13 @@ function waitUntilReady(parts: StartParts, agents: AgentOperations, pane: PaneRe
         const how = exit === undefined ? 'its pane closed' : `it exited with code ${exit}`;
         return { fail: new ProtocolError('agent_start_failed', `the agent in pane ${where} did not get ready: ${how}`) };
       }
-      if (pane.agentStart?.instanceId === instanceId) return undefined;
-      if (pane.agentInstanceId !== instanceId) {
+      if (pane.occupant.start?.instanceId === instanceId) return undefined;
+      if (pane.occupant.instanceId !== instanceId) {
         return { fail: new ProtocolError('agent_start_failed', `the agent started in pane ${where} left before it was ready for input`) };
       }
       const status = agentStatus(pane);
       if (status === 'blocked') {
-        const question = pane.agentMessage ? `: ${pane.agentMessage}` : '';
+        const question = pane.occupant.message ? `: ${pane.occupant.message}` : '';
         return { fail: new ProtocolError('agent_blocked', `the agent in pane ${where} is blocked at start${question}; answer it with agent.send_keys`) };
       }
       return status === 'idle' || status === 'done' ? { settle: agents.info(pane) } : undefined;

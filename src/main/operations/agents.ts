@@ -63,8 +63,8 @@ export class AgentOperations {
     const { pane } = this.resolve(target);
     const wanted = name?.trim() ? name.trim() : undefined;
     if (wanted !== undefined) checkAgentName(this.parts.registry, wanted, pane);
-    if (pane.agentStart) pane.agentStart.name = wanted;
-    else pane.agentName = wanted;
+    if (pane.occupant.start) pane.occupant.start.name = wanted;
+    else pane.occupant.name = wanted;
     return this.info(pane);
   }
 
@@ -78,7 +78,7 @@ export class AgentOperations {
   /** Keys for the occupant the target names; refused once another agent took the pane. */
   async sendKeys(target: string, keys: readonly string[]): Promise<void> {
     const agent = this.resolve(target);
-    if (agent.pane.agent === undefined) throw new ProtocolError('agent_not_ready', `the agent in pane ${paneIds(agent.pane).pane_id} has not shown up yet`);
+    if (agent.pane.occupant.agent === undefined) throw new ProtocolError('agent_not_ready', `the agent in pane ${paneIds(agent.pane).pane_id} has not shown up yet`);
     await this.parts.panes.input(agent.pane, '', keys, false);
   }
 
@@ -116,8 +116,8 @@ function explanationInfo(pane: PaneRecord, explanation: AgentExplanation): Agent
   const { screen } = explanation;
   return withCurrentView<AgentExplanationInfo>({
     pane_id: paneIds(pane).pane_id,
-    agent: pane.agent,
-    agent_state: pane.agentState,
+    agent: pane.occupant.agent,
+    agent_state: pane.occupant.state,
     agent_status: agentStatus(pane),
     decided_by: explanation.decidedBy,
     detected: explanation.detected,

@@ -64,7 +64,7 @@ export async function restoreSession(
       if (!restored || !savedPane) continue;
       restored.restored = true;
       restored.label = savedPane.label;
-      restored.previousAgentSession = plan.previousAgentSession;
+      restored.occupant.previousSession = plan.previousAgentSession;
       awaitOccupant(restored, savedPane, plan, turns);
       panes++;
     }
@@ -82,10 +82,10 @@ function awaitOccupant(pane: PaneRecord, saved: SavedPane, plan: RestorePlan, tu
   const instanceId = saved.agentInstanceId;
   if (plan.command !== undefined && saved.agent !== undefined && instanceId !== undefined) {
     const start = { instanceId, name: saved.agentName, kind: saved.agent };
-    pane.agentStart = start;
+    pane.occupant.start = start;
     setTimeout(() => {
-      if (pane.agentStart !== start) return;
-      pane.agentStart = undefined;
+      if (pane.occupant.start !== start) return;
+      pane.occupant.start = undefined;
       turns.recheck(pane);
     }, DEFAULT_AGENT_START_TIMEOUT_MS).unref();
   }

@@ -123,7 +123,7 @@ export class Snapshotter {
         worktree: workspace.worktree,
         panes: workspace.panes.map((pane) => {
           const terminal = this.terminals.get(pane.uid);
-          const previous = pane.previousAgentSession;
+          const previous = pane.occupant.previousSession;
           return {
             uid: pane.uid,
             command: pane.launch.command,
@@ -132,11 +132,11 @@ export class Snapshotter {
             label: pane.label,
             cols: pane.cols,
             rows: pane.rows,
-            agent: pane.agent ?? previous?.agent,
-            agentInstanceId: pane.agent === undefined ? undefined : pane.agentInstanceId,
-            agentName: pane.agent === undefined ? undefined : pane.agentName,
+            agent: pane.occupant.agent ?? previous?.agent,
+            agentInstanceId: pane.occupant.agent === undefined ? undefined : pane.occupant.instanceId,
+            agentName: pane.occupant.agent === undefined ? undefined : pane.occupant.name,
             queue: this.source.turns.saved(pane.uid),
-            agentSession: pane.agentSession ?? (previous ? { id: previous.id, path: previous.path } : undefined),
+            agentSession: pane.occupant.session ?? (previous ? { id: previous.id, path: previous.path } : undefined),
             history: terminal?.history,
             screen: terminal?.screen,
           };

@@ -167,7 +167,7 @@ export class RuleBook {
       checkPattern(spec.trigger.match);
       const pane = saved.paneUid === undefined ? undefined : this.parts.registry.paneByUid(saved.paneUid);
       // A restored agent's pane: only once its agent is back (follow), so a shell left in its place is not watched for it.
-      if (pane && (spec.trigger.agent === undefined || (pane.agent !== undefined && namesAgent(pane, spec.trigger.agent)))) this.watch(rule, pane, spec.trigger);
+      if (pane && (spec.trigger.agent === undefined || (pane.occupant.agent !== undefined && namesAgent(pane, spec.trigger.agent)))) this.watch(rule, pane, spec.trigger);
     }
     this.rules.set(rule.id, rule);
     return rule;
@@ -250,7 +250,7 @@ export class RuleBook {
   }
 
   private agentMatches(pane: PaneRecord, trigger: Extract<RuleTrigger, { type: 'agent_status' }>): boolean {
-    if (trigger.kind !== undefined && pane.agent !== trigger.kind) return false;
+    if (trigger.kind !== undefined && pane.occupant.agent !== trigger.kind) return false;
     if (trigger.agent !== undefined && !namesAgent(pane, trigger.agent)) return false;
     return this.inWorkspace(pane, trigger.workspace_id);
   }
@@ -323,7 +323,7 @@ export class RuleBook {
 
 /** What a pane event tells a firing: the pane by its stable id, its agent by name or kind. */
 function causeOf(pane: PaneRecord, type: FiringCause['type']): FiringCause {
-  const agent = nameOf(pane) ?? pane.agent;
+  const agent = nameOf(pane) ?? pane.occupant.agent;
   return { type, pane_id: paneStableId(pane.workspace.uid, pane.uid), workspace_id: workspaceStableId(pane.workspace.uid), ...(agent === undefined ? {} : { agent }) };
 }
 
@@ -333,7 +333,7 @@ function namesAgent(pane: PaneRecord, target: string): boolean {
 }
 
 function findAgentPane(registry: Registry, target: string): PaneRecord | undefined {
-  return registry.workspaces.flatMap((workspace) => workspace.panes).find((pane) => pane.agent !== undefined && namesAgent(pane, target));
+  return registry.workspaces.flatMap((workspace) => workspace.panes).find((pane) => pane.occupant.agent !== undefined && namesAgent(pane, target));
 }
 
 function exitMatches(exit: 'any' | 'failed' | 'succeeded' | number, code: number): boolean {
