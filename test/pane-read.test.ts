@@ -143,3 +143,21 @@ describe('pane.read', () => {
     assert.ok((await read(server, pane, {})).revision > before);
   });
 });
+
+describe('wide characters', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.stop());
+
+  it('an emoji takes two columns, as the agent CLIs lay their rows out (Unicode 11 widths)', async () => {
+    // Each row puts its mark at column 8 with an absolute move (CSI 8 G): the spaces left before it
+    // say how many columns the characters before it took. Unicode 6 widths would give an emoji one.
+    const rows = ['a🚀b', 'x✅y', '漢字', 'plain'];
+    const script = rows.map((row) => `printf '%s\\033[8G|\\n' '${row}'`).join('; ');
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir, command: ['/bin/bash', '-c', `${script}; exec sleep 600`] });
+    const text = await readUntil(server, `${workspace.workspace_id}-1`, (t) => t.includes('plain'), { source: 'visible' });
+    assert.deepEqual(text.split('\n').slice(0, 4), ['a🚀b   |', 'x✅y   |', '漢字   |', 'plain  |']);
+  });
+});

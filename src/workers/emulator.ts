@@ -27,10 +27,12 @@
  *   mouse's report encoding (`_core.buffer`, `_core.coreService`,
  *   `_core.coreMouseService`). Without them the redraw lacks just those.
  */
+import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import type { IBufferLine, IMarker } from '@xterm/headless';
 
 const { Terminal } = xtermHeadless;
+const { Unicode11Addon } = unicode11;
 export type Emulator = InstanceType<typeof Terminal>;
 
 /**
@@ -45,6 +47,10 @@ export const SCROLLBACK_ROWS = 100;
 export function createEmulator(cols: number, rows: number): { term: Emulator; writeSync: (data: Uint8Array) => void } {
   // logLevel off: writeSync logs a deprecation warning otherwise.
   const term = new Terminal({ cols, rows, scrollback: SCROLLBACK_ROWS, allowProposedApi: true, logLevel: 'off' });
+  // Widths as the agent CLIs lay their screens out (current Unicode: an emoji takes two columns),
+  // not xterm's default Unicode 6 (one), under which every row with an emoji drifts.
+  term.loadAddon(new Unicode11Addon());
+  term.unicode.activeVersion = '11';
   return { term, writeSync: synchronousWriter(term) };
 }
 

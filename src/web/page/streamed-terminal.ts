@@ -5,6 +5,7 @@
  * failed while still wanted (herdr web restarted, the connection dropped) is
  * opened again after a moment; its ack redraws the screen.
  */
+import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { Terminal } from '@xterm/xterm';
 import type { StreamNotice } from '../wire.js';
 import type { Link } from './link.js';
@@ -40,10 +41,13 @@ export class StreamedTerminal {
       scrollback: options.live ? 1000 : 0,
       disableStdin: !options.input,
       cursorBlink: false,
-      allowProposedApi: false,
+      // For the Unicode handling only: the widths the server's emulator uses (an emoji takes two columns).
+      allowProposedApi: true,
       fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
       theme: { background: '#0d1117', foreground: '#d6dde6' },
     });
+    this.term.loadAddon(new Unicode11Addon());
+    this.term.unicode.activeVersion = '11';
   }
 
   /** Starts streaming the pane (again, after a detach). */
