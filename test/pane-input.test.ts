@@ -74,6 +74,21 @@ describe('pane input', () => {
     await receivedExactly(server, pane, `${ESC}OA${ESC}OB${ESC}OC${ESC}OD${ESC}OH${ESC}OF\r`);
   });
 
+  it('speaks the kitty keyboard protocol to a program that asks: answers its queries, then encodes keys by the flags it pushed', async () => {
+    // Flag 1 (disambiguate): Esc and modified letters become CSI u; Enter and text stay as they were.
+    const disambiguate = await keylogger(server, 'kitty=1');
+    await server.call('pane.send_keys', { pane_id: disambiguate, keys: ['Esc', 'C-c', 'M-x', 'Enter', 'a', 'Up'] });
+    await receivedExactly(server, disambiguate, `${ESC}[?0u${ESC}[?1u${ESC}[27u${ESC}[99;5u${ESC}[120;3u\ra${ESC}[A`);
+    // Flag 8 (every key as an escape code): Enter and text keys too.
+    const allKeys = await keylogger(server, 'kitty=9');
+    await server.call('pane.send_keys', { pane_id: allKeys, keys: ['Enter', 'a', 'Tab'] });
+    await receivedExactly(server, allKeys, `${ESC}[?0u${ESC}[?9u${ESC}[13u${ESC}[97u${ESC}[9u`);
+    // Popped: legacy keys again.
+    const popped = await keylogger(server, 'kitty=1', 'kitty-pop');
+    await server.call('pane.send_keys', { pane_id: popped, keys: ['Esc', 'Enter'] });
+    await receivedExactly(server, popped, `${ESC}[?0u${ESC}[?1u${ESC}[?0u${ESC}\r`);
+  });
+
   it('rejects an unknown key with invalid_key and writes nothing of the request', async () => {
     const pane = await keylogger(server);
     for (const bad of ['Bogus', 'C-1', 'ctrl+', '', 'é', 'F13']) {

@@ -10,7 +10,26 @@ export interface ResolvedKey {
   normal: string;
   /** Bytes to write instead under application cursor mode, where they differ. */
   ss3?: string;
+  /** The key in the kitty keyboard protocol, for a program that turned it on (src/workers/kitty-keyboard.ts). */
+  kitty?: KittyKey;
 }
+
+/**
+ * A key as the kitty keyboard protocol encodes it, `CSI code[;mods] u`: `escape` keys (Esc,
+ * a modified letter) once the program asks to disambiguate (flag 1); `legacy` keys (Enter,
+ * Tab, Backspace) and `text` keys (a printable character) only once it asks for every key
+ * as an escape code (flag 8), else as always.
+ */
+export interface KittyKey {
+  code: number;
+  /** 1 + the modifier bits (shift 1, alt 2, ctrl 4): 3 is alt, 5 is ctrl. */
+  mods?: number;
+  kind: 'escape' | 'legacy' | 'text';
+}
+
+/** kitty keyboard flags the encoder honours: 1 disambiguate escape codes, 8 report all keys as escape codes. */
+export const KITTY_DISAMBIGUATE = 1;
+export const KITTY_ALL_KEYS = 8;
 
 const ESC = '\x1b';
 
@@ -24,12 +43,12 @@ function tildeKey(code: number): ResolvedKey {
 
 /** Named keys, looked up lower-cased. */
 const NAMED_KEYS: ReadonlyMap<string, ResolvedKey> = new Map<string, ResolvedKey>([
-  ['enter', { normal: '\r' }],
-  ['tab', { normal: '\t' }],
-  ['esc', { normal: ESC }],
-  ['escape', { normal: ESC }],
-  ['backspace', { normal: '\x7f' }],
-  ['space', { normal: ' ' }],
+  ['enter', { normal: '\r', kitty: { code: 13, kind: 'legacy' } }],
+  ['tab', { normal: '\t', kitty: { code: 9, kind: 'legacy' } }],
+  ['esc', { normal: ESC, kitty: { code: 27, kind: 'escape' } }],
+  ['escape', { normal: ESC, kitty: { code: 27, kind: 'escape' } }],
+  ['backspace', { normal: '\x7f', kitty: { code: 127, kind: 'legacy' } }],
+  ['space', { normal: ' ', kitty: { code: 32, kind: 'text' } }],
   ['up', cursorKey('A')],
   ['down', cursorKey('B')],
   ['right', cursorKey('C')],
@@ -66,14 +85,22 @@ export function resolveKey(raw: string): ResolvedKey | undefined {
   const named = NAMED_KEYS.get(name.toLowerCase());
   if (named) return named;
   const ctrl = CTRL_KEY.exec(name);
-  if (ctrl?.[1]) return { normal: String.fromCharCode(ctrl[1].toUpperCase().charCodeAt(0) & 0x1f) };
+  if (ctrl?.[1]) {
+    const letter = ctrl[1].toLowerCase();
+    return { normal: String.fromCharCode(letter.toUpperCase().charCodeAt(0) & 0x1f), kitty: { code: letter.charCodeAt(0), mods: 5, kind: 'escape' } };
+  }
   const meta = META_CHAR.exec(name);
-  if (meta?.[1]) return { normal: ESC + meta[1] };
-  if (name.length === 1 && name.charCodeAt(0) < 0x80) return { normal: name };
+  if (meta?.[1]) return { normal: ESC + meta[1], kitty: { code: meta[1].charCodeAt(0), mods: 3, kind: 'escape' } };
+  if (name.length === 1 && name.charCodeAt(0) < 0x80) return { normal: name, kitty: { code: name.charCodeAt(0), kind: 'text' } };
   return undefined;
 }
 
-/** The bytes of a resolved key for a pane in the given cursor mode. */
-export function keyBytes(key: ResolvedKey, applicationCursor: boolean): string {
+/** The bytes of a resolved key for a pane in the given cursor mode and kitty keyboard flags (0: none pushed). */
+export function keyBytes(key: ResolvedKey, applicationCursor: boolean, kittyFlags = 0): string {
+  const kitty = key.kitty;
+  if (kitty && kittyFlags !== 0) {
+    const encoded = kitty.kind === 'escape' ? (kittyFlags & (KITTY_DISAMBIGUATE | KITTY_ALL_KEYS)) !== 0 : (kittyFlags & KITTY_ALL_KEYS) !== 0;
+    if (encoded) return `${ESC}[${kitty.code}${kitty.mods === undefined ? '' : `;${kitty.mods}`}u`;
+  }
   return applicationCursor && key.ss3 !== undefined ? key.ss3 : key.normal;
 }

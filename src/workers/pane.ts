@@ -11,6 +11,7 @@ import type { BlockRef, InputParams, PaneNotification, PaneScreen, PaneTerminalS
 import { KILL_GRACE_MS, hangUpPanes, killPanes } from '../os/pane-processes.js';
 import type { Emulator } from './emulator.js';
 import { History } from './history.js';
+import { KittyKeyboard } from './kitty-keyboard.js';
 import { readRecent, readVisible } from './screen-reader.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import type { OutputParser } from './output-parser.js';
@@ -77,6 +78,7 @@ export class Pane {
   private readonly output = new OutputCoalescer((data) => this.feed(data));
   private readonly cell: IBufferCell;
   private readonly signals: TerminalSignals;
+  private readonly kitty: KittyKeyboard;
 
   constructor(spec: SpawnParams, private readonly events: PaneEvents, restored?: RestoredRows) {
     this.uid = spec.paneUid;
@@ -112,6 +114,7 @@ export class Pane {
       notification: (notification) => this.events.notification(this, notification),
       answer: (bytes) => this.reply(bytes),
     });
+    this.kitty = new KittyKeyboard(this.term, (bytes) => this.reply(bytes));
     this.term.onTitleChange((title) => {
       // A title is a line of text; a program printing megabytes of it must not make every pane_info that big.
       this.title = title.length <= MAX_TITLE_CHARS ? title : title.slice(0, MAX_TITLE_CHARS);
@@ -198,7 +201,7 @@ export class Pane {
     const modes = this.term.modes;
     let text = params.text;
     if (params.paste && modes.bracketedPasteMode && /[\r\n]/.test(text)) text = PASTE_START + text + PASTE_END;
-    for (const key of params.keys) text += keyBytes(key, modes.applicationCursorKeysMode);
+    for (const key of params.keys) text += keyBytes(key, modes.applicationCursorKeysMode, this.kitty.flags);
     if (text.length > 0) this.ptyInput.write(text);
   }
 
