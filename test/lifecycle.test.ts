@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { type TestServer, eventually, inspect, newWorkspace, promptShown, readUntil, startServer } from './helpers/server.js';
-import { fdCount, rssBytes, processSessionMembers, threadCount } from './helpers/proc.js';
+import { fdCount, processSessionMembers, processesRunning, rssBytes, threadCount } from './helpers/proc.js';
+import { readProcStat } from '../src/os/proc-stat.js';
 
 /** Panes whose processes a plain SIGHUP would not all end: a trap, a background job, a busy program. */
 async function stubbornPanes(server: TestServer): Promise<number[]> {
@@ -39,6 +40,51 @@ describe('lifecycle', () => {
       }
     });
   }
+
+  /** Starts a daemon from a new pane's shell: `sleep <seconds>` in a session of its own (setsid -f), as an agent CLI's daemon leaves its pane's. */
+  async function paneWithDaemon(server: TestServer, seconds: number): Promise<{ paneId: string; shell: number; daemon: number }> {
+    const { paneId } = await newWorkspace(server);
+    await promptShown(server, paneId);
+    await server.call('pane.send_input', { pane_id: paneId, text: `setsid -f sleep ${seconds}; echo started` });
+    await readUntil(server, paneId, (t) => /^started$/m.test(t));
+    const daemon = await eventually(() => processesRunning(['sleep', String(seconds)])[0], `the daemon sleep ${seconds}`);
+    const { pane } = await server.call('pane.get', { pane_id: paneId });
+    const shell = pane.pid ?? 0;
+    // It left the pane's session: ending the session alone would leave it running.
+    assert.notEqual(readProcStat(daemon)?.processSession, shell);
+    // The stable id: compact ids renumber when another workspace closes.
+    return { paneId: pane.stable_id ?? paneId, shell, daemon };
+  }
+
+  it('nothing outlives its pane: a daemon that left the pane\'s session ends when the pane closes, not one of another pane', async () => {
+    const server = await startServer();
+    try {
+      const closed = await paneWithDaemon(server, 1001);
+      const kept = await paneWithDaemon(server, 1002);
+      await server.call('pane.close', { pane_id: closed.paneId });
+      await eventually(() => processesRunning(['sleep', '1001']).length === 0, 'the closed pane\'s daemon to end', 5000);
+      // The same kind of daemon of the pane left open still runs (and the check above could fail).
+      assert.deepEqual(processesRunning(['sleep', '1002']), [kept.daemon]);
+      // Its shell exiting ends it too.
+      await server.call('pane.send_input', { pane_id: kept.paneId, text: 'exit' });
+      await eventually(() => processesRunning(['sleep', '1002']).length === 0, 'the daemon of the pane whose shell exited to end', 5000);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('nothing outlives its pane: stopping the server ends the daemons its panes started', async () => {
+    const server = await startServer();
+    try {
+      await paneWithDaemon(server, 1003);
+      await paneWithDaemon(server, 1004);
+      await server.call('server.stop', {});
+      await server.waitExit();
+      await eventually(() => processesRunning(['sleep', '1003']).length + processesRunning(['sleep', '1004']).length === 0, 'every daemon to end', 5000);
+    } finally {
+      await server.stop();
+    }
+  });
 
   it('after kill -9 the next server on the same path takes over the stale socket; the old panes are hung up', async () => {
     const first = await startServer();

@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ProtocolError } from '../protocol/errors.js';
-import { endPaneProcesses } from '../os/pane-processes.js';
+import { PANE_MARK_ENV, endPaneProcesses } from '../os/pane-processes.js';
 import type {
   AgentPicture,
   FromShard,
@@ -72,6 +72,8 @@ export class ShardHandle {
   private readonly pending = new Map<number, Pending>();
   /** Every pane process this shard started and has not reported exited: main's to end if the shard cannot. */
   private readonly panePids = new Map<number, number>();
+  /** Each live pane's mark (os/pane-processes.ts), to end its daemons if the shard dies. */
+  private readonly paneMarks = new Map<number, string>();
   private readonly heartbeat: NodeJS.Timeout;
   private heartbeatPending = false;
   private lastHeard = performance.now();
@@ -110,6 +112,7 @@ export class ShardHandle {
   async spawn(params: SpawnParams): Promise<PaneStarted> {
     const started = await this.request('spawn', params);
     this.panePids.set(params.paneUid, started.pid);
+    this.paneMarks.set(params.paneUid, params.env[PANE_MARK_ENV] ?? '');
     return started;
   }
 
@@ -160,6 +163,7 @@ export class ShardHandle {
         return;
       case 'paneExited':
         this.panePids.delete(message.paneUid);
+        this.paneMarks.delete(message.paneUid);
         this.listener.paneExited(this, message.paneUid, message.exitCode, message.signal);
         return;
       case 'agentChanged': {
@@ -216,8 +220,9 @@ export class ShardHandle {
     for (const pending of this.pending.values()) pending.reject(new ProtocolError('internal_error', reason));
     this.pending.clear();
     if (this.stopping) return;
-    endPaneProcesses([...this.panePids.values()]);
+    endPaneProcesses([...this.panePids.values()], [...this.paneMarks.values()]);
     this.panePids.clear();
+    this.paneMarks.clear();
     void this.worker.terminate().catch(() => undefined);
     this.listener.died(this, reason);
   }

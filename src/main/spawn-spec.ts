@@ -3,9 +3,11 @@
  * is spawned so a bad request changes nothing and gets a clear error.
  * The program is exec'd directly (argv), never through a shell.
  */
+import { randomUUID } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PANE_MARK_ENV } from '../os/pane-processes.js';
 
 /** The CLI of this installation (dist/src/main/ → bin/), for integrations that shell out to `herdr`. */
 export const HERDR_BIN_PATH = fileURLToPath(new URL('../../../bin/herdr.js', import.meta.url));
@@ -62,5 +64,7 @@ export function paneEnvironment(clientEnv: Record<string, string> | undefined, i
   env.HERDR_PANE_ID = ids.paneStableId;
   env.HERDR_TAB_ID = ids.tabStableId;
   env.HERDR_BIN_PATH = HERDR_BIN_PATH;
+  // Every process started from the pane inherits it, so none outlives the pane (os/pane-processes.ts).
+  env[PANE_MARK_ENV] = randomUUID();
   return env;
 }

@@ -8,7 +8,7 @@ import type { IBufferCell } from '@xterm/headless';
 import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
 import type { BlockRef, InputParams, PaneNotification, PaneScreen, PaneTerminalState, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
-import { KILL_GRACE_MS, hangUpPanes, killPanes } from '../os/pane-processes.js';
+import { KILL_GRACE_MS, PANE_MARK_ENV, endMarkedProcesses, hangUpPanes, killPanes } from '../os/pane-processes.js';
 import type { Emulator } from './emulator.js';
 import { History } from './history.js';
 import { KittyKeyboard } from './kitty-keyboard.js';
@@ -55,6 +55,8 @@ export class Pane {
   readonly uid: number;
   readonly workspaceUid: number;
   readonly pid: number;
+  /** The mark every process started here inherits (os/pane-processes.ts); '' when the spawn had none. */
+  readonly mark: string;
   revision = 0;
   title = '';
   bytesParsed = 0;
@@ -100,6 +102,7 @@ export class Pane {
       encoding: null,
     });
     this.pid = this.pty.pid;
+    this.mark = spec.env[PANE_MARK_ENV] ?? '';
     this.ptyInput = new PtyInput(this.pty);
 
     // node-pty with `encoding: null` delivers Buffers; its typings say string.
@@ -227,14 +230,18 @@ export class Pane {
 
   /**
    * Ends the pane's processes (src/os/pane-processes.ts): SIGHUP to its process session
-   * now, unless the caller hung up many panes at once, then SIGKILL to its
-   * foreground after the grace (kept even if the shell exits first, for
-   * members of its group that ignore the hangup).
+   * and SIGTERM to what carries its mark (daemons it started) now, unless the caller did
+   * that for many panes at once, then SIGKILL to its foreground and its marked processes
+   * after the grace (kept even if the shell exits first, for members of its group that
+   * ignore the hangup).
    */
   close(hungUp = false): void {
     if (this.ended || this.closing) return;
     this.closing = true;
-    if (!hungUp) hangUpPanes([this.pid]);
+    if (!hungUp) {
+      hangUpPanes([this.pid]);
+      endMarkedProcesses([this.mark]);
+    }
     setTimeout(() => killPanes([this.pid]), KILL_GRACE_MS).unref();
   }
 
@@ -289,8 +296,11 @@ export class Pane {
 
   private onProcessExit(exitCode: number, signal: number | undefined): void {
     this.ptyInput.dispose();
-    // The shell is gone: like a terminal closing after it, hang up the jobs it left behind.
-    if (!this.closing) hangUpPanes([this.pid]);
+    // The shell is gone: like a terminal closing after it, hang up the jobs it left behind, and end its daemons.
+    if (!this.closing) {
+      hangUpPanes([this.pid]);
+      endMarkedProcesses([this.mark]);
+    }
     this.catchUp();
     this.output.dispose();
     this.ended = true;

@@ -21,7 +21,7 @@ import { cwdLabel, processCwd, realDirectory } from './proc.js';
 import { QuietTime } from './quiet-time.js';
 import { answerKeys, menuOnScreen } from './menu-answer.js';
 import { resolveKey } from '../protocol/keys.js';
-import { hangUpPanes } from '../os/pane-processes.js';
+import { endMarkedProcesses, hangUpPanes } from '../os/pane-processes.js';
 import { BlockFile } from './persistence/block-file.js';
 import { readRestoredRows } from './persistence/restore-rows.js';
 import { lowerProcessSessionPriority } from './thread-priority.js';
@@ -247,6 +247,7 @@ export class ShardRuntime {
     shutdown: () => {
       const live = [...this.panes.values()].filter(({ pane }) => !pane.ended);
       hangUpPanes(live.map(({ pane }) => pane.pid));
+      endMarkedProcesses(live.map(({ pane }) => pane.mark));
       for (const { pane } of live) pane.close(true);
       if (this.panes.size === 0) return null;
       return new Promise<null>((resolve) => this.shutdownWaiters.push(() => resolve(null)));

@@ -69,3 +69,16 @@ export function childrenNamed(pid: number, name: string): number[] {
   }
   return found;
 }
+
+/** Live processes whose command line is exactly `argv` (a test's own marker, such as `sleep 1001`). */
+export function processesRunning(argv: readonly string[]): number[] {
+  const want = `${argv.join('\0')}\0`;
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      return readFileSync(`/proc/${entry}/cmdline`, 'utf8') === want && running(Number(entry)) ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
