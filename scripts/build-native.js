@@ -178,12 +178,20 @@ if (!existsSync(join(re2, 'build', 'Release', 're2.node'))) {
   execFileSync(process.execPath, [nodeGyp, 'rebuild', '-j', 'max', `--directory=${re2}`, '--silent'], { stdio: 'inherit' });
 }
 
-// Our own one-function addon (native/malloc-tuning: the server fixes glibc's mmap threshold). Optional: the server runs without it.
+// Our own small addons. Optional: the server runs without them.
+// native/malloc-tuning: the server fixes glibc's mmap threshold.
+// native/tty-modes: whether a pane's program reads keys yet (its terminal out of canonical mode).
 if (process.platform === 'linux') {
-  const mallocTuning = join(dirname(fileURLToPath(import.meta.url)), '..', 'native', 'malloc-tuning');
-  try {
-    execFileSync(process.execPath, [nodeGyp, 'rebuild', `--directory=${mallocTuning}`, '--silent'], { stdio: 'inherit' });
-  } catch {
-    console.warn('herdr: native/malloc-tuning did not build; the server runs without it (more memory per pane after a while)');
+  const addons = [
+    ['malloc-tuning', 'the server runs without it (more memory per pane after a while)'],
+    ['tty-modes', 'agents are taken as ready by their screens alone (a prompt typed while one starts may be left in its input)'],
+  ];
+  for (const [name, without] of addons) {
+    const directory = join(dirname(fileURLToPath(import.meta.url)), '..', 'native', name);
+    try {
+      execFileSync(process.execPath, [nodeGyp, 'rebuild', `--directory=${directory}`, '--silent'], { stdio: 'inherit' });
+    } catch {
+      console.warn(`herdr: native/${name} did not build; ${without}`);
+    }
   }
 }

@@ -9,11 +9,22 @@ import { StateTracker, agentOfProcess, screenState } from '../src/workers/agents
 
 const BOX = '─'.repeat(60);
 /** Claude's screen: output, then its prompt box between two rules. */
-const claude = (above: string, inBox = '> ', below = '  ? for shortcuts') => `${above}\n${BOX}\n${inBox}\n${BOX}\n${below}\n`;
+const claude = (above: string, inBox = '❯ ', below = '  ? for shortcuts') => `${above}\n${BOX}\n${inBox}\n${BOX}\n${below}\n`;
+/** codex's composer with its model and folder line: a configured session. */
+const CODEX_IDLE = '› Ask Codex to do anything\n  GPT-5.5 default · /tmp/app\n  ← for agents · ? for shortcuts\n';
+/** Pi's screen: its editor between two rules, its footer below. */
+const pi = (above: string, editor = '') => `${above}\n${BOX}\n${editor}\n${BOX}\n/tmp/app\n0.0%/128k (auto)            scripted-model\n`;
+/** gemini's and qwen's input boxes, with what each draws below. */
+const gemini = (above: string, input = '>   Type your message or @path/to/file') => `${above}\n${BOX}\n ${input}\n workspace (/directory)     sandbox     /model\n`;
+const qwen = (above: string, input = '>   Type your message or @path/to/file') => `${above}\n${BOX}\n${input}\n${BOX}\n  ⏸ Ask permissions (shift + tab to cycle)\n`;
+/** opencode's input box: its agent and model row, its bottom edge, and the footer. */
+const opencode = (input: string, footer = 'tab agents  ctrl+p commands') => `  ┃\n  ┃  ${input}\n  ┃\n  ┃  Build · Scripted M1\n  ╹▀▀▀▀▀▀▀▀▀▀▀▀\n   ${footer}\n`;
 
 const CASES: Array<[AgentName, string, string, string]> = [
-  ['pi', 'working', 'Working...\n', 'the spinner text'],
-  ['pi', 'idle', 'done\n', 'anything else'],
+  ['pi', 'working', pi(' ⠦ Working...'), 'the spinner text'],
+  ['pi', 'idle', pi('done'), 'its editor and footer'],
+  ['pi', 'blocked', pi(' ⠦ Working...\n Allow bash: ls?\n → Yes\n   No\n ↑↓ navigate  enter select  escape/ctrl+c cancel'), 'a select dialog under the spinner'],
+  ['pi', 'unknown', '$ pi\nfd not found. Offline mode enabled, skipping download.\n', 'still starting: nothing it draws yet'],
   ['claude', 'idle', claude('⌕ Search… foo'), 'history search'],
   ['claude', 'idle', claude('Showing detailed transcript · ctrl+r to toggle'), 'transcript view'],
   ['claude', 'blocked', 'Bash command\n  rm -rf build\nDo you want to proceed?\n❯ 1. Yes\n  2. No, and tell Claude what to do differently\n', 'permission prompt'],
@@ -23,7 +34,11 @@ const CASES: Array<[AgentName, string, string, string]> = [
   ['claude', 'working', claude('✻ Thinking… (12s · esc to interrupt)'), 'esc to interrupt above the box'],
   ['claude', 'working', claude('Running tests (ctrl+c to interrupt)'), 'ctrl+c to interrupt above the box'],
   ['claude', 'working', claude('✶ Combobulating… (3s)'), 'spinner line'],
-  ['claude', 'idle', claude('done', '> type esc to interrupt here'), 'interrupt text inside the box does not count'],
+  ['claude', 'working', claude('* Puzzling…', '❯ ', '  ⏸ manual mode on · esc to interrupt · ← for agents'), 'an ASCII spinner frame, and the hint after the mode'],
+  ['claude', 'idle', claude('* a bullet of the answer… and more of it'), 'a bullet with an ellipsis is not a spinner'],
+  ['claude', 'idle', claude('done', '❯ type esc to interrupt here'), 'interrupt text inside the box does not count'],
+  ['claude', 'unknown', '$ claude\n', 'still starting: no prompt box yet'],
+  ['claude', 'unknown', '▝▜██████▀  Opus 5.5\n\n❯ Say hello\n● OK\n', 'a prompt in the transcript is not its prompt box'],
   ['claude', 'idle', claude('✻ …'), 'spinner without an alphanumeric'],
   ['claude', 'idle', claude('All set.'), 'quiet prompt'],
   ['codex', 'blocked', 'Run `ls`?\nPress Enter to confirm or Esc to cancel\n', 'confirm prompt'],
@@ -33,14 +48,20 @@ const CASES: Array<[AgentName, string, string, string]> = [
   ['codex', 'blocked', '› 1. Yes (y)\n  2. No\n', 'yes (y)'],
   ['codex', 'blocked', 'Do you want to run this?\n  yes  no\n', 'confirmation rule'],
   ['codex', 'working', '• Working (4s • esc to interrupt)\n', 'esc to interrupt'],
-  ['codex', 'working', 'Esc: stop · Ctrl+C: Interrupt\n', 'esc and interrupt apart'],
-  ['codex', 'idle', '› Ask Codex to do anything\n', 'prompt'],
+  ['codex', 'working', '◦ Working (2s • esc to interrupt) · 1 background terminal running\n', 'a tool running'],
+  ['codex', 'working', '• Reconnecting... 4/5 (2s • esc to interrupt)\n', 'reconnecting'],
+  ['codex', 'idle', CODEX_IDLE, 'its composer with the model line'],
+  ['codex', 'idle', `■ Conversation interrupted - use /feedback\nplease describe it\n${CODEX_IDLE}`, 'interrupted: the words "esc" and "interrupt" apart are not work'],
+  ['codex', 'unknown', '>_ OpenAI Codex (v0.171.0)\n› Ask Codex to do anything\n  ? for shortcuts\n', 'its composer while the session still loads'],
+  ['codex', 'blocked', 'Task is still running\n› 1. Cancel task\n  2. Run in background\n  3. Exit\n  enter select · esc back\n', 'a dialog it does not report'],
   ['gemini', 'blocked', 'Waiting for user confirmation...\n', 'waiting for confirmation'],
   ['gemini', 'blocked', '╭──\n│ Apply this change?\n╰──\n', 'apply'],
   ['gemini', 'blocked', '│ Allow execution of: rm?\n', 'allow execution'],
   ['gemini', 'blocked', '│ Do you want to proceed?\n', 'proceed'],
-  ['gemini', 'working', '⠏ Thinking (esc to cancel, 3s)\n', 'esc to cancel'],
-  ['gemini', 'idle', '> Type your message\n', 'prompt'],
+  ['gemini', 'working', gemini('⠏ Thinking (esc to cancel, 3s)'), 'esc to cancel'],
+  ['gemini', 'working', '⠹ Executing Hooks: herdr-BeforeAgent, herdr-BeforeModel, herdr-AfterModel, herdr-BeforeToolSelect\n', 'hooks running'],
+  ['gemini', 'idle', gemini('✦ done'), 'prompt'],
+  ['gemini', 'unknown', '✦ This is a long s\n', 'half a frame: the transcript without its input box'],
   ['cursor', 'blocked', 'Run this command? (y) (enter)\n', '(y) (enter)'],
   ['cursor', 'blocked', 'Keep (n) / Undo\n', 'keep (n)'],
   ['cursor', 'blocked', 'Skip (esc or n)\n', 'skip'],
@@ -53,8 +74,10 @@ const CASES: Array<[AgentName, string, string, string]> = [
   ['cline', 'idle', 'Cline is ready for your message\n', 'ready'],
   ['cline', 'working', 'Analyzing the codebase\n', 'anything else is working'],
   ['opencode', 'blocked', '△ Permission required\n  bash: rm\n', 'permission'],
-  ['opencode', 'working', 'working... esc to interrupt\n', 'interrupt'],
-  ['opencode', 'idle', '> \n', 'prompt'],
+  ['opencode', 'blocked', '  ┃  △ Always allow\n  ┃   Confirm   Cancel      ⇆ select  enter confirm\n', 'always allow'],
+  ['opencode', 'working', opencode('', '⬝⬝⬝⬝⬝⬝⬝⬝  esc interrupt      tab agents'), 'interrupt'],
+  ['opencode', 'idle', opencode('interrupt me'), 'prompt (a transcript saying "interrupt" is not work)'],
+  ['opencode', 'unknown', '\n\n', 'its blank screen before the box'],
   ['copilot', 'blocked', '│ Do you want to run this command?\n', 'do you want'],
   ['copilot', 'blocked', 'Confirm with Enter\n', 'confirm with enter'],
   ['copilot', 'working', 'Thinking (Esc to cancel)\n', 'esc to cancel'],
@@ -74,8 +97,11 @@ const CASES: Array<[AgentName, string, string, string]> = [
   ['qwen', 'blocked', 'Do you want to proceed?\n● 1. Yes, allow once\n', 'confirmation'],
   ['qwen', 'blocked', '│ Enter to select, ↑↓ to navigate, Esc to go back │\n', 'dialog hint'],
   ['qwen', 'blocked', '  │ › OAuth │\n', 'selected choice in a dialog'],
+  ['qwen', 'blocked', "   Allow execution of: 'rm'?\n\n   › 1. Yes, allow once\n     2. No, suggest changes (esc)\n\n  ⠏ Waiting for user confirmation...\n", 'permission menu without a box edge'],
   ['qwen', 'working', '⠇ Reticulating… (3s · esc to cancel)\n', 'esc to cancel'],
-  ['qwen', 'idle', '> › not a dialog\n', 'prompt'],
+  ['qwen', 'working', '⠦ Initializing...\n', 'initializing'],
+  ['qwen', 'idle', qwen('done', '> › not a dialog'), 'prompt'],
+  ['qwen', 'unknown', '\n', 'its blank screen before the box'],
   ['letta', 'blocked', ' > Login to Letta Code\n   Exit\n\n Use ↑/↓ to navigate, Enter to select\n', 'menu hint'],
   ['letta', 'blocked', ' ✗ Error: offline\n Press Ctrl+C to exit\n', 'dead end'],
   ['letta', 'blocked', 'Do you want to run `ls`?\n❯ Yes\n', 'confirmation'],
@@ -118,18 +144,45 @@ describe('agent state rules', () => {
     });
   }
 
+  const view = (text: string, readsKeys: boolean | undefined = true) => ({ text, title: '', readsKeys });
+
   it("claude holds working for 1.2 s through a raw idle; other agents do not", () => {
     const tracker = new StateTracker();
     const working = claude('✻ Thinking… (esc to interrupt)');
     const idle = claude('Done.');
-    assert.equal(tracker.update('claude', working, 1000).state, 'working');
-    const held = tracker.update('claude', idle, 1500);
-    assert.deepEqual(held, { state: 'working', recheckAt: 2200 });
-    assert.equal(tracker.update('claude', idle, 2200).state, 'idle');
+    assert.equal(tracker.update('claude', view(working), 1000).state, 'working');
+    const held = tracker.update('claude', view(idle), 1500);
+    assert.equal(held.state, 'working');
+    assert.equal(held.recheckAt, 2200);
+    assert.equal(tracker.update('claude', view(idle), 2200).state, 'idle');
     const codex = new StateTracker();
-    assert.equal(codex.update('codex', 'esc to interrupt', 0).state, 'working');
-    assert.equal(codex.update('codex', '› prompt', 10).state, 'idle');
-    assert.equal(codex.update(undefined, 'anything', 20).state, 'unknown');
+    assert.equal(codex.update('codex', view('esc to interrupt'), 0).state, 'working');
+    assert.equal(codex.update('codex', view(CODEX_IDLE), 10).state, 'idle');
+    assert.equal(codex.update(undefined, view('anything'), 20).state, 'unknown');
+  });
+
+  it('a screen no rule matched keeps the state before it for a frame\'s gap, then is unknown: never idle', () => {
+    const tracker = new StateTracker();
+    const half = '✦ This is a long s\n';
+    assert.equal(tracker.update('gemini', view(half), 0).state, 'unknown', 'at the start: unknown, not idle');
+    assert.equal(tracker.update('gemini', view(gemini('⠏ Thinking (esc to cancel, 3s)')), 100).state, 'working');
+    const held = tracker.update('gemini', view(half), 110);
+    assert.equal(held.state, 'working', 'half a frame keeps working');
+    assert.match(held.held ?? '', /no rule matched/);
+    assert.equal(tracker.update('gemini', view(half), 2000).state, 'unknown', 'after the hold: unknown');
+    assert.equal(tracker.update('gemini', view(gemini('✦ done')), 2100).state, 'idle');
+    assert.equal(tracker.update('gemini', view(half), 2200).state, 'idle', 'idle kept over a frame gap');
+    assert.equal(tracker.update('gemini', view(half), 2400).state, 'unknown');
+  });
+
+  it('a drawn prompt is not idle while the terminal is still canonical (the CLI does not read keys yet)', () => {
+    const tracker = new StateTracker();
+    const stale = pi('the last run\'s answer');
+    const early = tracker.update('pi', view(stale, false), 0);
+    assert.equal(early.state, 'unknown');
+    assert.match(early.held ?? '', /canonical/);
+    assert.equal(tracker.update('pi', view(stale, true), 10).state, 'idle', 'raw: idle');
+    assert.equal(new StateTracker().update('pi', view(stale, undefined), 0).state, 'idle', 'unknown line mode: the screen decides');
   });
 });
 

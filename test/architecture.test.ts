@@ -16,9 +16,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   protocol: [],
   os: ['protocol'],
   workers: ['protocol', 'os'],
-  main: ['protocol', 'os'],
+  main: ['protocol', 'os', 'integrations'],
+  // Agent CLIs' configuration files (herdr integration): pure file editing, for the server and the CLI alike.
+  integrations: ['protocol'],
   client: ['protocol'],
-  cli: ['client', 'protocol', 'os'],
+  cli: ['client', 'protocol', 'os', 'integrations'],
   mcp: ['client', 'protocol'],
   web: ['client', 'protocol'],
   // src/index.ts, the package's entry: the client library.

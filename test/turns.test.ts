@@ -107,21 +107,31 @@ describe('turns: receipts, queues, keys', () => {
     assert.deepEqual(await answers(delta.paneId), ['1:running']);
   });
 
-  it('a prompt\'s echo on the screen is its acceptance, even when the agent\'s state never moves; text already there proves nothing', async () => {
+  it('a prompt is accepted only when the agent takes it; one it never takes ends stalled with the screen lines that show where it was left', async () => {
+    // `cat` echoes the line and never moves: its state comes from a hook only, and stays idle.
     const { paneId } = await newWorkspace(server, { command: ['cat'] });
     await server.call('pane.report_agent', { pane_id: paneId, source: 'test', agent: 'catbot', state: 'idle' });
     const events = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.prompt_accepted', pane_id: paneId }, { type: 'pane.turn_started', pane_id: paneId }, { type: 'pane.turn_finished', pane_id: paneId }] });
     const first = (await server.call('agent.prompt', { target: paneId, text: 'hello from the test', stall_ms: 500 })).turn;
-    const lines = await events.until((seen) => seen.some((line) => line.event === 'pane.turn_finished'), 'the first turn to end');
-    assert.deepEqual(lines.map((line) => [line.event, (line.data as { outcome?: string }).outcome]), [['pane.prompt_accepted', undefined], ['pane.turn_finished', 'stalled']]);
+    const lines = await events.until((seen) => seen.some((line) => line.event === 'pane.turn_finished'), 'the turn to end');
+    assert.deepEqual(lines.map((line) => [line.event, (line.data as { outcome?: string }).outcome]), [['pane.turn_finished', 'stalled']]);
     const seen = (await server.call('agent.turn.get', { turn_id: first.turn_id })).turn;
-    assert.ok(seen.accepted_at !== undefined && seen.sent_at !== undefined && seen.accepted_at >= seen.sent_at, JSON.stringify(seen));
+    assert.ok(seen.echoed_at !== undefined && seen.sent_at !== undefined && seen.echoed_at >= seen.sent_at, JSON.stringify(seen));
+    assert.equal(seen.accepted_at, undefined, 'its echo is not its acceptance');
     assert.equal(seen.started_at, undefined, 'the agent never started on it');
-    // The same line again: it is on the screen already, so its echo cannot be told apart.
-    const again = (await server.call('agent.prompt', { target: paneId, text: 'hello from the test', stall_ms: 500 })).turn;
+    assert.equal(seen.enters, 1, 'no input box is known for it: Enter is not pressed again');
+    assert.ok(seen.evidence?.some((line) => line.includes('hello from the test')), `the evidence shows the text: ${JSON.stringify(seen.evidence)}`);
+    // A hook that says working after the Enter is its acceptance (positive control on the same path).
+    const second = (await server.call('agent.prompt', { target: paneId, text: 'second prompt here', stall_ms: 3000 })).turn;
+    // Typed (the terminal's echo), then entered (cat's copy of the line): the Enter is in.
+    await readUntil(server, paneId, (text) => text.split('second prompt here').length === 3);
+    await server.call('pane.report_agent', { pane_id: paneId, source: 'test', agent: 'catbot', state: 'working' });
+    await events.until((seen) => seen.some((line) => line.event === 'pane.prompt_accepted'), 'the second prompt accepted');
+    await server.call('pane.report_agent', { pane_id: paneId, source: 'test', agent: 'catbot', state: 'idle' });
     await events.until((seen) => seen.filter((line) => line.event === 'pane.turn_finished').length === 2, 'the second turn to end');
-    assert.equal(events.events.filter((line) => line.event === 'pane.prompt_accepted').length, 1);
-    assert.equal((await server.call('agent.turn.get', { turn_id: again.turn_id })).turn.accepted_at, undefined);
+    const took = (await server.call('agent.turn.get', { turn_id: second.turn_id })).turn;
+    assert.deepEqual([took.state, took.outcome], ['finished', 'done']);
+    assert.ok(took.accepted_at !== undefined);
     events.close();
     await server.call('pane.close', { pane_id: paneId });
   });

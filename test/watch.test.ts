@@ -40,6 +40,8 @@ describe('herdr watch', () => {
     assert.equal(lines.length, 4);
 
     await server.call('pane.report_agent', { pane_id: '2-1', source: 'test', agent: 'mybot', state: 'blocked', message: 'approve the deploy?' });
+    // A reported blocked with no menu on the screen shows once the server gave up waiting for one (BLOCKED_MENU_GRACE_MS).
+    await eventually(async () => (await server.call('pane.get', { pane_id: '2-1' })).pane.agent_state === 'blocked', 'mybot blocked', 5000);
     const again = (await herdrCli(server)('watch', '--once')).stdout.split('\n');
     assert.match(again[2] ?? '', /^2-1 +2 beta +mybot +blocked +\d+s +- +- +\S.* +approve the deploy\?$/);
     await server.call('pane.report_agent', { pane_id: '2-1', source: 'test', agent: 'mybot', state: 'working' });

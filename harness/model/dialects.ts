@@ -27,6 +27,10 @@ export interface ParsedRequest {
   toolResult: string | undefined;
   /** The request asks for JSON by a schema (a CLI's classifier on the side). */
   wantsJson: boolean;
+  /** The system prompt's text, to tell a CLI's side requests (a subagent) from its agent's turn. */
+  systemText: string;
+  /** The request requires a call of this tool, its only one (a classifier answering through a schema tool). */
+  requiredTool: ToolSpec | undefined;
 }
 
 /** A whole answer: text, then optionally one tool call. */
@@ -59,12 +63,15 @@ const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [
 const asObject = (value: unknown): JsonObject => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {});
 const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** The text of a content that is a string or a list of parts with `text` (any part type that has it). */
+/** What a CLI adds to the user's message for the model (skills, the date, its tools): not the prompt. */
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
+
+/** The text of a content that is a string or a list of parts with `text` (any part type that has it), reminders left out. */
 function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return asArray(content)
-    .map((part) => asString(asObject(part).text))
-    .filter((text) => text !== '')
+  const parts = typeof content === 'string' ? [content] : asArray(content).map((part) => asString(asObject(part).text));
+  return parts
+    .map((text) => text.replace(REMINDER, ''))
+    .filter((text) => text.trim() !== '')
     .join('\n');
 }
 
@@ -93,6 +100,8 @@ export const ANTHROPIC: Dialect = {
       newUserText: isUser && !result ? textOf(blocks) : undefined,
       toolResult: isUser && result ? textOf(result.content) : undefined,
       wantsJson: false,
+      systemText: textOf(body.system),
+      requiredTool: undefined,
     };
   },
   writer(request) {
@@ -144,18 +153,22 @@ export const ANTHROPIC: Dialect = {
 export const OPENAI_CHAT: Dialect = {
   name: 'openai-chat',
   parse(body) {
-    const last = lastSpoken(asArray(body.messages).map(asObject));
+    const messages = asArray(body.messages).map(asObject);
+    const last = lastSpoken(messages);
     const format = asObject(body.response_format);
+    const tools = asArray(body.tools).map(asObject).map((tool) => {
+      const fn = asObject(tool.function);
+      return { name: asString(fn.name), schema: asObject(fn.parameters) };
+    });
     return {
       model: asString(body.model),
       stream: body.stream === true,
-      tools: asArray(body.tools).map(asObject).map((tool) => {
-        const fn = asObject(tool.function);
-        return { name: asString(fn.name), schema: asObject(fn.parameters) };
-      }),
+      tools,
       newUserText: last.role === 'user' ? textOf(last.content) : undefined,
       toolResult: last.role === 'tool' ? textOf(last.content) : undefined,
       wantsJson: format.type === 'json_schema' || format.type === 'json_object',
+      systemText: messages.filter((message) => message.role === 'system').map((message) => textOf(message.content)).join('\n'),
+      requiredTool: body.tool_choice === 'required' && tools.length === 1 ? tools[0] : undefined,
     };
   },
   writer(request) {
@@ -210,6 +223,8 @@ export const OPENAI_RESPONSES: Dialect = {
       newUserText: isMessage && last.role === 'user' ? textOf(last.content) : undefined,
       toolResult: isResult ? (typeof last.output === 'string' ? last.output : JSON.stringify(last.output)) : undefined,
       wantsJson: asObject(asObject(body.text).format).type === 'json_schema',
+      systemText: asString(body.instructions),
+      requiredTool: undefined,
     };
   },
   writer(request) {
@@ -304,9 +319,12 @@ export const GEMINI: Dialect = {
         .map(asObject)
         .flatMap((tool) => asArray(tool.functionDeclarations).map(asObject))
         .map((fn) => ({ name: asString(fn.name), schema: asObject(fn.parametersJsonSchema ?? fn.parameters) })),
-      newUserText: last.role === 'user' && !result ? textOf(parts) : undefined,
+      // gemini-cli puts a `<session_context>` part before the prompt of a session's first turn.
+      newUserText: last.role === 'user' && !result ? textOf(parts.filter((part) => !asString(part.text).startsWith('<session_context>'))) : undefined,
       toolResult: result ? JSON.stringify(asObject(result.functionResponse).response ?? {}) : undefined,
       wantsJson: config.responseMimeType === 'application/json',
+      systemText: textOf(asObject(body.systemInstruction).parts),
+      requiredTool: undefined,
     };
   },
   writer(request) {
@@ -334,6 +352,6 @@ export function dialectOf(url: URL, method: string): Dialect | undefined {
   if (path.endsWith('/messages')) return ANTHROPIC;
   if (path.endsWith('/chat/completions')) return OPENAI_CHAT;
   if (path.endsWith('/responses')) return OPENAI_RESPONSES;
-  if (/:(?:stream)?generateContent$/.test(path)) return GEMINI;
+  if (/:(?:streamGenerateContent|generateContent)$/.test(path)) return GEMINI;
   return undefined;
 }

@@ -165,7 +165,7 @@ export class ModelServer {
     }
     const parsed = dialect.parse(body, url);
     const key = keyOf(req, url);
-    const kind = parsed.tools.length > 0 ? 'turn' : 'side';
+    const kind = isTurn(parsed) ? 'turn' : 'side';
     const record: RecordedRequest = {
       seq: this.nextSeq++,
       key,
@@ -184,7 +184,7 @@ export class ModelServer {
     };
     this.requests.push(record);
     this.changed();
-    const step = kind === 'side' ? sideStep(parsed, body) : this.stepFor(key, parsed);
+    const step: Step = kind === 'side' ? sideStep(parsed, body) : this.stepFor(key, parsed);
     await this.answer(res, dialect, parsed, step, record);
     record.lastByteAt = Date.now();
     record.lastByteHr = performance.now();
@@ -219,6 +219,8 @@ export class ModelServer {
     }
     const text = 'say' in step ? (step.say ?? '') : '';
     let call: Reply['call'];
+    // A side request that must call its one tool (a classifier's schema tool): called with what fits the schema.
+    if ('say' in step && request.requiredTool && !shellTool(request.tools)) call = { name: request.requiredTool.name, args: sampleOf(request.requiredTool.schema) as JsonObject };
     if ('shell' in step) {
       const tool = shellTool(request.tools);
       if (tool) call = { name: tool.name, args: shellArguments(tool, step.shell) };
@@ -260,6 +262,18 @@ export class ModelServer {
     this.changed();
     json(404, { error: { message: `not served here: ${req.method} ${path}` } });
   }
+}
+
+/**
+ * Whether a request is the agent's own turn (it offers the agent's tools and is none of the
+ * side requests the CLIs make with tools too: qwen's classifier that must answer through its one
+ * schema tool, its follow-up suggestion, its memory subagent).
+ */
+function isTurn(request: ParsedRequest): boolean {
+  if (request.tools.length === 0) return false;
+  if (request.requiredTool && !shellTool(request.tools)) return false;
+  if (request.systemText.includes('managed memory extraction subagent')) return false;
+  return !(request.newUserText ?? '').includes('Reply with ONLY the suggestion');
 }
 
 /** A side request's answer: JSON that fits the schema it asked for, else a short text. */

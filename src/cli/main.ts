@@ -10,6 +10,8 @@ import { addLayoutCommands } from './commands/layout.js';
 import { addMcpCommand } from './commands/mcp.js';
 import { addWebCommand } from './commands/web.js';
 import { addInboxCommand } from './commands/inbox.js';
+import { addHookCommand } from './commands/hook.js';
+import { addIntegrationCommands } from './commands/integration.js';
 import { addRuleCommands } from './commands/rules.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addSchemaCommand } from './commands/schema.js';
@@ -51,6 +53,8 @@ addMcpCommand(program);
 addWebCommand(program);
 addInboxCommand(program);
 addRuleCommands(program);
+addIntegrationCommands(program);
+addHookCommand(program);
 addExamples(program);
 
 // Every subcommand exits 2 on a usage error (commander's own default is 1).

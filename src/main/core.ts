@@ -97,7 +97,7 @@ export class ServerCore {
     this.panes = new PaneOperations(this.registry, this.shards, this.spawner, this.removal);
     this.tabs = new TabOperations(this.registry, this.shards, this.spawner, this.removal);
     this.layouts = new LayoutOperations(this.registry, this.shards, this.spawner, this.held);
-    this.turns = new TurnBook({ registry: this.registry, events: this.events, panes: this.panes, matchers: this.matchers, shards: this.shards });
+    this.turns = new TurnBook({ registry: this.registry, events: this.events, panes: this.panes });
     this.rules = new RuleBook({ registry: this.registry, events: this.events, matchers: this.matchers, shards: this.shards, panes: this.panes });
     if (options.persistence) {
       this.snapshots = new Snapshotter({ registry: this.registry, shards: () => this.pool.all, rules: () => this.rules.saved(), turns: this.turns }, options.persistence.paths);

@@ -23,6 +23,7 @@ import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerApprovalHandlers } from './handlers/approvals.js';
 import { registerRuleHandlers } from './handlers/rules.js';
+import { registerIntegrationHandlers } from './handlers/integrations.js';
 import { LoopbackCaller } from './rules/loopback-caller.js';
 import { registerSubscriptionHandlers } from './handlers/subscriptions.js';
 import { registerEventWaitHandler } from './handlers/event-wait.js';
@@ -81,6 +82,7 @@ export class HerdrServer implements ConnectionHandler {
     registerAgentHandlers(this.router, core);
     registerApprovalHandlers(this.router, core);
     registerRuleHandlers(this.router, core);
+    registerIntegrationHandlers(this.router);
     registerLayoutHandlers(this.router, core);
     registerPaneDetailHandlers(this.router, core);
     registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });

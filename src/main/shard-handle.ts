@@ -26,7 +26,8 @@ export interface ShardListener {
   paneUpdates(shard: ShardHandle, updates: PaneUpdate[]): void;
   paneExited(shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void;
   matchChanged(shard: ShardHandle, matcherId: number, change: MatchChange): void;
-  agentChanged(shard: ShardHandle, paneUid: number, picture: AgentPicture): void;
+  /** `busyCount`: the shard's count of the pane's state changes, this one included. */
+  agentChanged(shard: ShardHandle, paneUid: number, picture: AgentPicture, busyCount: number): void;
   commandFinished(shard: ShardHandle, paneUid: number, exitCode: number): void;
   notification(shard: ShardHandle, paneUid: number, notification: PaneNotification): void;
   paneOutput(shard: ShardHandle, paneUid: number, seq: number, bytes: Uint8Array): void;
@@ -134,8 +135,9 @@ export class ShardHandle {
       return;
     }
     for (const [reqId, pending] of this.pending) {
-      // `shutdown` waits for the panes' exits, bounded by the kill grace on the shard's side.
-      if (pending.kind === 'shutdown' || now - pending.sentAt <= this.settings.stallMs) continue;
+      // `shutdown` waits for the panes' exits, bounded by the kill grace on the shard's side; `submit` for its agent,
+      // bounded by the prompt's stall window there (the heartbeat above still finds a stuck shard).
+      if (pending.kind === 'shutdown' || pending.kind === 'submit' || now - pending.sentAt <= this.settings.stallMs) continue;
       this.pending.delete(reqId);
       pending.reject(new ProtocolError('internal_error', `shard ${this.id} did not answer ${pending.kind} within ${this.settings.stallMs} ms`));
     }
@@ -167,8 +169,8 @@ export class ShardHandle {
         this.listener.paneExited(this, message.paneUid, message.exitCode, message.signal);
         return;
       case 'agentChanged': {
-        const { kind: _kind, paneUid, ...picture } = message;
-        this.listener.agentChanged(this, paneUid, picture);
+        const { kind: _kind, paneUid, busyCount, ...picture } = message;
+        this.listener.agentChanged(this, paneUid, picture, busyCount);
         return;
       }
       case 'commandFinished':

@@ -82,8 +82,8 @@ export class ShardReports implements ShardListener {
   }
 
   /** docs/protocol.md §10: cache the new facts, mark the seen flag (§10.4), emit the events. */
-  agentChanged(_shard: ShardHandle, paneUid: number, picture: AgentPicture): void {
-    if (this.to.held.deferred(paneUid, () => this.agentChanged(_shard, paneUid, picture))) return;
+  agentChanged(_shard: ShardHandle, paneUid: number, picture: AgentPicture, busyCount: number): void {
+    if (this.to.held.deferred(paneUid, () => this.agentChanged(_shard, paneUid, picture, busyCount))) return;
     const pane = this.to.registry.paneByUid(paneUid);
     if (!pane || this.stopping) return;
     const { agent, state } = picture;
@@ -92,12 +92,15 @@ export class ShardReports implements ShardListener {
     if (state === 'idle' && stateChanged && this.to.registry.activeWorkspace !== pane.workspace) pane.seen = false;
     const statusBefore = agentStatus(pane);
     if (agentChanged) takeOccupant(pane, agent);
+    pane.occupant.shardBusyCount = busyCount;
     if (stateChanged) {
       pane.occupant.stateSince = Date.now();
       pane.occupant.stateChangeSeq += 1;
-      // A finished turn is `done` until someone looks (docs/protocol.md §13.2).
-      pane.occupant.unread = state === 'idle' && (pane.occupant.state === 'working' || pane.occupant.state === 'blocked') && !agentChanged;
+      // A finished turn is `done` until someone looks (docs/protocol.md §13.2): idle after work, an unknown screen between them or not.
+      pane.occupant.unread = state === 'idle' && pane.occupant.busy && !agentChanged;
     } else if (agentChanged) pane.occupant.unread = false;
+    if (agentChanged || state === 'idle') pane.occupant.busy = false;
+    if (state === 'working' || state === 'blocked') pane.occupant.busy = true;
     pane.occupant.agent = agent;
     pane.occupant.state = state;
     pane.occupant.source = picture.source;

@@ -13,6 +13,7 @@ import { paneBorderResult, paneResizeParams } from './pane-resize.js';
 import { matchSchema, readWindowFields } from './read-window.js';
 import { AGENT_METHODS } from './methods/agents.js';
 import { APPROVAL_METHODS } from './methods/approvals.js';
+import { INTEGRATION_METHODS } from './methods/integrations.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
 import { RULE_METHODS } from './methods/rules.js';
@@ -299,6 +300,7 @@ export const METHODS = {
   },
   ...AGENT_METHODS,
   ...APPROVAL_METHODS,
+  ...INTEGRATION_METHODS,
   ...LAYOUT_METHODS,
   ...PANE_DETAIL_METHODS,
   ...RULE_METHODS,

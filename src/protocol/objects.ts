@@ -139,6 +139,10 @@ export const agentExplanationSchema = z.object({
   agent_state: z.enum(AGENT_STATES),
   agent_status: z.enum(AGENT_STATUSES),
   decided_by: z.enum(['hook', 'status', 'screen', 'nothing']),
+  held: z
+    .string()
+    .optional()
+    .describe('why the state is not what the deciding layer says of the pane alone: a screen no rule matched, a hold, a blocked waiting for its menu, a prompt drawn before its program reads keys'),
   detected: z.string().optional().describe('the agent the foreground process is, by name'),
   foreground_pgid: z.number().int().optional(),
   hook: z

@@ -113,8 +113,36 @@ export interface InputParams {
   paneUid: number;
   text: string;
   keys: ResolvedKey[];
-  /** Wrap multi-line text in bracketed paste when the program enabled it. */
-  paste: boolean;
+  /** Wrap multi-line text (`always`: any text) in bracketed paste when the program enabled it. */
+  paste: boolean | 'always';
+}
+
+/** A prompt to submit to the pane's agent (workers/agents/prompt-submission.ts). */
+export interface SubmitParams {
+  paneUid: number;
+  text: string;
+  /** How long after the first Enter the agent has to show it took the prompt. */
+  stallMs: number;
+}
+
+/** How a submission went: whether the agent took it, by what sign, and when each step happened (ms since the epoch). */
+export interface SubmitResult {
+  accepted: boolean;
+  /** `state`: the agent's state moved; `input`: its input box let go of the text. */
+  acceptedBy?: 'state' | 'input';
+  /** When the typed text showed on the screen. */
+  echoedAt?: number;
+  /** When the first Enter was written. */
+  enteredAt: number;
+  acceptedAt?: number;
+  /** How many Enters it took (more than one: the CLI lost the first). */
+  enters: number;
+  /** How many times the agent had turned working or blocked when Enter was written: only a later turn to work belongs to the prompt. */
+  busyAtEnter: number;
+  /** The screen's last lines, for a prompt that did not take. */
+  evidence?: string[];
+  /** The pane ended while the prompt was being submitted. */
+  paneEnded?: true;
 }
 
 /** An output matcher: a pattern looked for in a pane's read window (docs/protocol.md §6 matching). */
@@ -169,6 +197,8 @@ export interface ShardRequests {
   spawn: { params: SpawnParams; result: PaneStarted };
   read: { params: ReadParams; result: ReadResult };
   input: { params: InputParams; result: null };
+  /** Types a prompt into the pane's agent, presses Enter as that CLI needs, and answers once it took it or did not. */
+  submit: { params: SubmitParams; result: SubmitResult };
   resize: { params: { paneUid: number; cols: number; rows: number }; result: null };
   /** Ends the pane's processes (SIGHUP, SIGKILL after a grace) and forgets the pane. */
   close: { params: { paneUid: number }; result: null };
@@ -234,7 +264,8 @@ export type FromShard =
   | { kind: 'paneExited'; paneUid: number; exitCode: number; signal?: number }
   | ({ kind: 'matchChanged'; matcherId: number } & MatchChange)
   /** The pane's agent picture changed (agent absent: no agent any more). */
-  | ({ kind: 'agentChanged'; paneUid: number } & AgentPicture)
+  /** `busyCount`: how many times the pane's agent turned working or blocked in the shard, this one included (SubmitResult.busyAtEnter). */
+  | ({ kind: 'agentChanged'; paneUid: number; busyCount: number } & AgentPicture)
   /** The shell reported a finished command (OSC 133 D). */
   | { kind: 'commandFinished'; paneUid: number; exitCode: number }
   | ({ kind: 'notification'; paneUid: number } & PaneNotification)
@@ -272,6 +303,8 @@ export interface AgentExplanation {
   foregroundPgid?: number;
   decidedBy: 'hook' | 'status' | 'screen' | 'nothing';
   state: AgentState;
+  /** Why the state is not what the deciding layer says of the pane alone (a hold, a blocked waiting for its menu, a terminal not read yet). */
+  held?: string;
   hook?: { source: string; agent: string; state: AgentState; message?: string };
   status?: { state: AgentState; app?: string; message?: string };
   screen?: ScreenExplanation;

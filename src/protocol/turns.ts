@@ -24,8 +24,11 @@ export const turnInfoSchema = z.object({
   text: z.string().describe('the prompt, its first 200 characters'),
   position: z.number().int().min(0).optional().describe('while queued: how many turns are ahead of it (0: next)'),
   created_at: z.number().int().min(0).describe('ms since the Unix epoch'),
-  sent_at: z.number().int().min(0).optional(),
-  accepted_at: z.number().int().min(0).optional().describe('when the agent took the text: its echo showed on the screen, or its state moved'),
+  sent_at: z.number().int().min(0).optional().describe('when the server began to submit it (typing its text)'),
+  echoed_at: z.number().int().min(0).optional().describe('when the typed text showed on the agent\'s screen'),
+  accepted_at: z.number().int().min(0).optional().describe('when the agent took the prompt: its state moved, or its input box let go of the text'),
+  enters: z.number().int().min(1).optional().describe('how many Enters it took: more than one when the agent lost the first and the text was still in its input box'),
+  evidence: z.array(z.string()).optional().describe('for a `stalled` turn: the screen lines that show where the prompt was left'),
   started_at: z.number().int().min(0).optional(),
   finished_at: z.number().int().min(0).optional(),
   duration_ms: z.number().int().min(0).optional().describe('from the write to the end of the turn'),
@@ -37,7 +40,7 @@ const turnRef = { pane_id: z.string(), workspace_id: z.string(), turn_id: z.stri
 /** The turn events' data (subscribable per pane or fleet-wide, like `pane.command_finished`). */
 export const TURN_EVENT_DATA = {
   'pane.prompt_queued': z.object({ ...turnRef, position: z.number().int().min(0).describe('how many turns are ahead of it') }).describe('the prompt waits for the agent (it is busy or blocked)'),
-  'pane.prompt_accepted': z.object({ ...turnRef }).describe('the agent took the prompt: its first line showed on the screen after the write, or the agent left its state'),
+  'pane.prompt_accepted': z.object({ ...turnRef }).describe('the agent took the prompt: after Enter its state moved, or its input box let go of the text'),
   'pane.turn_started': z.object({ ...turnRef }),
   'pane.turn_finished': z.object({ ...turnRef, outcome: z.enum(TURN_OUTCOMES), duration_ms: z.number().int().min(0).optional() }),
 } as const;

@@ -5,15 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import { ProtocolError } from '../protocol/errors.js';
-import { type ScreenMenu, findMenu, keysFor } from '../protocol/menu.js';
+import { type ButtonStyle, type ScreenMenu, findMenu, keysFor } from '../protocol/menu.js';
 import type { MenuOnScreen } from '../protocol/thread.js';
 
 /** Without a menu, the hash names the screen's last lines of text. */
 const TAIL_LINES = 6;
 
-export function menuOnScreen(screenText: string): MenuOnScreen {
+/** The menu on a screen (`look` tells a row of buttons' selected one by its colours). */
+export function menuOnScreen(screenText: string, look?: ButtonStyle): MenuOnScreen {
   const lines = screenText.split('\n');
-  const menu = findMenu(lines);
+  const menu = findMenu(lines, look);
   const named = menu
     ? [menu.question ?? '', ...menu.context, ...menu.options.map((option) => `${option.key}\u0000${option.label}`)]
     : lines.map((line) => line.trim()).filter((line) => line !== '').slice(-TAIL_LINES);

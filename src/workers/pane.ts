@@ -7,12 +7,14 @@ import * as pty from 'node-pty';
 import type { IBufferCell } from '@xterm/headless';
 import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
-import type { BlockRef, InputParams, PaneNotification, PaneScreen, PaneTerminalState, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
+import type { BlockRef, InputParams, MenuOnScreen, PaneNotification, PaneScreen, PaneTerminalState, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
+import { lineMode } from '../os/tty-modes.js';
 import { KILL_GRACE_MS, PANE_MARK_ENV, endMarkedProcesses, hangUpPanes, killPanes } from '../os/pane-processes.js';
 import type { Emulator } from './emulator.js';
 import { History } from './history.js';
 import { KittyKeyboard } from './kitty-keyboard.js';
-import { readRecent, readVisible } from './screen-reader.js';
+import { readRecent, readVisible, visibleWithLooks } from './screen-reader.js';
+import { menuOnScreen } from './menu-answer.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import type { OutputParser } from './output-parser.js';
 import { createParsing } from './parsing.js';
@@ -134,6 +136,18 @@ export class Pane {
     return this.term.rows;
   }
 
+  /** Whether the program in front reads keys: its terminal out of canonical mode (os/tty-modes.ts); undefined when unknown. */
+  readsKeys(): boolean | undefined {
+    if (!this.ptyInput.open) return undefined;
+    const mode = lineMode(this.ptyInput.fd);
+    return mode === undefined ? undefined : !mode.canonical;
+  }
+
+  /** The program is drawing a frame under synchronized output (DEC mode 2026, begun and not yet ended). */
+  get drawingFrame(): boolean {
+    return this.term.modes.synchronizedOutputMode;
+  }
+
   /** Parses the output read but not parsed yet, so that a client's read sees everything the program wrote. */
   catchUp(): void {
     this.output.drain();
@@ -153,6 +167,13 @@ export class Pane {
   visibleText(): string {
     this.catchUp();
     return readVisible(this.term, false, this.cell);
+  }
+
+  /** The menu on the screen now, everything read so far included, a row of buttons' selection told by its colours. */
+  menu(): MenuOnScreen {
+    this.catchUp();
+    const { text, look } = visibleWithLooks(this.term, this.cell);
+    return menuOnScreen(text, look);
   }
 
   /** The screen now, everything read so far included, and where it sits in the stream. */
@@ -203,7 +224,8 @@ export class Pane {
   input(params: InputParams): void {
     const modes = this.term.modes;
     let text = params.text;
-    if (params.paste && modes.bracketedPasteMode && /[\r\n]/.test(text)) text = PASTE_START + text + PASTE_END;
+    const wrap = params.paste === 'always' ? text.length > 0 : params.paste && /[\r\n]/.test(text);
+    if (wrap && modes.bracketedPasteMode) text = PASTE_START + text + PASTE_END;
     for (const key of params.keys) text += keyBytes(key, modes.applicationCursorKeysMode, this.kitty.flags);
     if (text.length > 0) this.ptyInput.write(text);
   }
@@ -251,6 +273,7 @@ export class Pane {
    */
   private feed(chunk: Uint8Array): void {
     if (this.ended) return;
+    this.signals.beforeParse(chunk);
     try {
       this.parser.feed(chunk);
     } catch (error) {

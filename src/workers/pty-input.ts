@@ -49,6 +49,11 @@ export class PtyInput {
     this.internals = ptyInternals(pty);
   }
 
+  /** The PTY master's fd, for a look at the terminal's settings (valid while `open`). */
+  get fd(): number {
+    return this.internals._fd;
+  }
+
   /** Whether the master is still open (the program may have exited and the terminal closed). */
   get open(): boolean {
     return !this.internals._socket.destroyed;

@@ -42,6 +42,39 @@ export function readVisible(term: Terminal, withStyle: boolean, cell: IBufferCel
 }
 
 /**
+ * The screen as `readVisible` gives it (plain), and the look of any character of it: the
+ * background and inverse of its cell, for a menu whose selected button only its colours tell
+ * (protocol/menu.ts `ButtonStyle`). Offsets are into the logical line, across its wrapped rows.
+ */
+export function visibleWithLooks(term: Terminal, cell: IBufferCell): { text: string; look: (line: number, offset: number) => string } {
+  const buffer = term.buffer.active;
+  const top = buffer.baseY;
+  const rowsOf: number[][] = [];
+  for (let y = 0; y < term.rows; y++) {
+    const line = buffer.getLine(top + y);
+    if (!line) break;
+    if (line.isWrapped && rowsOf.length > 0) rowsOf[rowsOf.length - 1]?.push(top + y);
+    else rowsOf.push([top + y]);
+  }
+  const look = (lineIndex: number, offset: number): string => {
+    let at = 0;
+    for (const row of rowsOf[lineIndex] ?? []) {
+      const line = buffer.getLine(row);
+      if (!line) break;
+      for (let x = 0; x < line.length; x++) {
+        const found = line.getCell(x, cell);
+        if (!found || found.getWidth() === 0) continue;
+        // translateToString writes a blank cell as one space.
+        at += found.getChars().length || 1;
+        if (at > offset) return `${found.getBgColorMode()}:${found.getBgColor()}:${found.isInverse()}`;
+      }
+    }
+    return '';
+  };
+  return { text: readVisible(term, false, cell), look };
+}
+
+/**
  * The last `count` physical rows of history + screen, trailing blank rows
  * dropped first (every scrollback row is already in `history`). In the
  * alternate screen the rows are the screen's.

@@ -8,7 +8,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { ProtocolError, isErrorCode } from '../protocol/errors.js';
-import type { FromShard, ShardInit, ShardRequestKind, ShardRequests, ToShard } from '../protocol/thread.js';
+import type { FromShard, ShardInit, ShardRequestKind, ShardRequests, SubmitParams, SubmitResult, ToShard } from '../protocol/thread.js';
 import { AgentChecks, PROCESS_TICK_MS } from './agents/agent-checks.js';
 import { type Clock, realClock } from './clock.js';
 import { injectFault } from './debug-faults.js';
@@ -19,8 +19,10 @@ import { type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane, type PaneEvents } from './pane.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
 import { QuietTime } from './quiet-time.js';
-import { answerKeys, menuOnScreen } from './menu-answer.js';
-import { resolveKey } from '../protocol/keys.js';
+import { answerKeys } from './menu-answer.js';
+import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
+import { PromptSubmission } from './agents/prompt-submission.js';
+import { submitProfileOf } from './agents/detect.js';
 import { endMarkedProcesses, hangUpPanes } from '../os/pane-processes.js';
 import { BlockFile } from './persistence/block-file.js';
 import { readRestoredRows } from './persistence/restore-rows.js';
@@ -32,6 +34,9 @@ import { lowerProcessSessionPriority } from './thread-priority.js';
  * once it is quiet compresses them (block-codec.ts).
  */
 const BUSY_BYTES_PER_ROUND = 2 * 1024 * 1024;
+/** A frame drawn under synchronized output is waited for this long at most (kitty and foot wait 150–200 ms). */
+const FRAME_LIMIT_MS = 200;
+const ENTER = resolveKey('Enter') as ResolvedKey;
 
 interface PaneEntry {
   pane: Pane;
@@ -48,6 +53,10 @@ type Handlers = {
 
 export class ShardRuntime {
   private readonly panes = new Map<number, PaneEntry>();
+  /** When a look first found each pane mid-frame (synchronized output): looks wait for the frame's end. */
+  private readonly frameStarts = new Map<number, number>();
+  /** Prompts being submitted, by pane (one at a time: the main thread's turns see to it). */
+  private readonly submissions = new Map<number, PromptSubmission>();
   /** Output matchers by pane, and the pane each matcher watches. */
   private readonly matchers = new Map<number, PaneMatchers>();
   private readonly matcherPanes = new Map<number, number>();
@@ -110,7 +119,7 @@ export class ShardRuntime {
     dirty: (pane) => {
       this.facts.touch(pane.uid);
       const entry = this.panes.get(pane.uid);
-      if (this.matchers.has(pane.uid) || entry?.agent.wantsScreenChanges) this.scheduler.changed(pane.uid);
+      if (this.matchers.has(pane.uid) || this.submissions.has(pane.uid) || entry?.agent.wantsScreenChanges) this.scheduler.changed(pane.uid);
     },
     factsChanged: (pane) => this.facts.touch(pane.uid),
     status: (pane, status) => this.panes.get(pane.uid)?.agent.programStatus(status),
@@ -132,13 +141,62 @@ export class ShardRuntime {
     },
   };
 
-  /** The scheduler's look at a changed screen: matchers first, then the agent. */
+  /** The scheduler's look at a changed screen: matchers first, then the agent; not in the middle of a frame. */
   private look(paneUid: number, now: number): void {
     const entry = this.panes.get(paneUid);
     if (!entry || entry.pane.ended) return;
+    if (this.midFrame(entry.pane, now)) return;
     const paneMatchers = this.matchers.get(paneUid);
     if (paneMatchers) this.postChanges(paneMatchers.evaluate(entry.pane));
     entry.agent.screenChanged(now);
+    this.submissions.get(paneUid)?.look();
+  }
+
+  /** A prompt for the pane's agent, typed and entered as that CLI takes it; answers once it took it or did not (prompt-submission.ts). */
+  private submit(params: SubmitParams): Promise<SubmitResult> {
+    const { pane, agent } = this.liveEntry(params.paneUid);
+    if (this.submissions.has(pane.uid)) throw new ProtocolError('agent_pane_busy', `a prompt is already being submitted to pane ${pane.uid}`);
+    // Its agent left the foreground: what is in front (the shell) must not get the prompt.
+    agent.tick(this.clock.now());
+    if (agent.lingering) throw new ProtocolError('agent_not_running', `the agent in pane ${pane.uid} has left its terminal`);
+    // A CLI that reads raw keys and put its terminal back in canonical mode is on its way out.
+    if (agent.readsRawKeys && pane.readsKeys() === false) throw new ProtocolError('agent_not_running', `the agent in pane ${pane.uid} no longer reads keys`);
+    return new Promise((resolve) => {
+      const target = {
+        write: (text: string, keys: ResolvedKey[], paste: boolean) => pane.input({ paneUid: pane.uid, text, keys, paste: paste ? 'always' : false }),
+        screen: () => pane.visibleText(),
+        busyCount: () => agent.busyCount,
+        state: () => agent.state,
+      };
+      const submission = new PromptSubmission(target, params.text, ENTER, submitProfileOf(agent.detected), params.stallMs, this.clock, (result) => {
+        this.submissions.delete(pane.uid);
+        agent.onEvaluated = undefined;
+        resolve(result);
+      });
+      this.submissions.set(pane.uid, submission);
+      agent.onEvaluated = () => submission.look();
+      submission.start();
+    });
+  }
+
+  /**
+   * Whether the pane's program is drawing a frame it asked to be shown whole (synchronized
+   * output, DEC mode 2026): a screen read then is half old, half new (pi's working row gone,
+   * its editor half drawn). The look waits for the frame's end, whose output brings the next
+   * look, or FRAME_LIMIT_MS at most, as terminals bound it.
+   */
+  private midFrame(pane: Pane, now: number): boolean {
+    if (!pane.drawingFrame) {
+      this.frameStarts.delete(pane.uid);
+      return false;
+    }
+    const started = this.frameStarts.get(pane.uid);
+    if (started === undefined) {
+      this.frameStarts.set(pane.uid, now);
+      this.clock.after(FRAME_LIMIT_MS, () => this.scheduler.changed(pane.uid));
+      return true;
+    }
+    return now - started < FRAME_LIMIT_MS;
   }
 
   private postChanges(changes: MatchChange[]): void {
@@ -152,6 +210,8 @@ export class ShardRuntime {
 
   private forget(paneUid: number): void {
     this.dropMatchers(paneUid);
+    this.submissions.get(paneUid)?.abort();
+    this.frameStarts.delete(paneUid);
     this.panes.get(paneUid)?.agent.dispose();
     this.panes.get(paneUid)?.commands.dispose();
     this.panes.delete(paneUid);
@@ -186,8 +246,16 @@ export class ShardRuntime {
       // Not /proc yet: the forked child may not have entered its directory.
       const cwd = realDirectory(params.cwd);
       const agent = new AgentChecks(
-        { pid: pane.pid, get ended() { return pane.ended; }, screen: () => pane.read({ paneUid: pane.uid, source: 'visible', lines: 0, stripAnsi: true }).text },
-        (picture) => this.post({ kind: 'agentChanged', paneUid: pane.uid, ...picture }),
+        {
+          pid: pane.pid,
+          get ended() {
+            return pane.ended;
+          },
+          screen: () => pane.read({ paneUid: pane.uid, source: 'visible', lines: 0, stripAnsi: true }).text,
+          title: () => pane.title,
+          readsKeys: () => pane.readsKeys(),
+        },
+        (picture, busyCount) => this.post({ kind: 'agentChanged', paneUid: pane.uid, busyCount, ...picture }),
         this.clock,
       );
       const commands = new ReportThrottle<number>(
@@ -208,6 +276,7 @@ export class ShardRuntime {
       this.paneOf(params.paneUid).input(params);
       return null;
     },
+    submit: (params) => this.submit(params),
     resize: (params) => {
       this.paneOf(params.paneUid).resize(params.cols, params.rows);
       return null;
@@ -259,10 +328,10 @@ export class ShardRuntime {
       return null;
     },
     screen: (params) => this.paneOf(params.paneUid).screen(),
-    menu: (params) => menuOnScreen(this.paneOf(params.paneUid).visibleText()),
+    menu: (params) => this.paneOf(params.paneUid).menu(),
     answerMenu: ({ paneUid, option, questionHash }) => {
       const pane = this.paneOf(paneUid);
-      const answer = answerKeys(menuOnScreen(pane.visibleText()), option, questionHash);
+      const answer = answerKeys(pane.menu(), option, questionHash);
       const keys = answer.keys.map((name) => {
         const key = resolveKey(name);
         if (!key) throw new ProtocolError('invalid_key', `unsupported key ${name}`);

@@ -5,6 +5,7 @@
  * strings, invalid UTF-8, unknown methods and bad envelopes, and patterns
  * that would explode a backtracking regex engine.
  */
+import { join } from 'node:path';
 import type { MethodName } from '../../src/protocol/methods.js';
 
 /** A small, fast, seedable PRNG (mulberry32): the same seed gives the same lines. */
@@ -171,6 +172,12 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return random.chance(0.5) ? { option: random.pick(['1', '2']), agent: 'claude' } : { label: random.pick(['yes', '']), question: 'proceed' };
     case 'approvals.answer':
       return { pane_id: pane, option: random.pick(['1', '2', '9', '']), question_hash: random.pick(['0123456789abcdef', '']) };
+    // Always into the fuzz's own folder, never the home of whoever runs the tests.
+    case 'integration.install':
+    case 'integration.uninstall':
+      return { target: random.pick(['claude', 'codex', 'opencode', 'pi', 'qwen', 'gemini', 'grok', 'nope']), home: join(dir, 'home') };
+    case 'integration.list':
+      return { home: join(dir, 'home') };
     case 'rules.add':
       // Nothing a rule could start: a schedule once a year, into an agent nobody has.
       return random.chance(0.5)

@@ -28,8 +28,12 @@ export interface Occupant {
   instanceId: string | undefined;
   /** The name agent.start or agent.rename gave the occupant; it goes with it. */
   name: string | undefined;
-  /** How many times `state` changed: a prompt's turn needs a change after its write. */
+  /** How many times `state` changed here on main. */
   stateChangeSeq: number;
+  /** The shard's count of its turns to working or blocked at the last report: a prompt's turn starts with one after its Enter (SubmitResult.busyAtEnter). */
+  shardBusyCount: number;
+  /** Working or blocked since it was last idle: its next idle is a finished turn. */
+  busy: boolean;
   /** Turned idle from working or blocked and not looked at since (read, attach, focus): agent_status `done`. */
   unread: boolean;
   /** agent.start launched an agent here that has not shown up yet: its coming id, name and kind. */
@@ -52,6 +56,8 @@ export function noOccupant(now = Date.now()): Occupant {
     instanceId: undefined,
     name: undefined,
     stateChangeSeq: 0,
+    shardBusyCount: 0,
+    busy: false,
     unread: false,
     start: undefined,
     queuedPrompts: 0,

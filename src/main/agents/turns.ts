@@ -3,20 +3,21 @@
  * answered at once as a receipt. An agent takes one turn at a time: a prompt to an agent
  * that is working, blocked or still starting waits in the agent's queue, and the next one
  * is written when it is idle again, in order; nothing is ever typed into a running turn.
- * A turn follows the agent's state from the write: `started` (with `pane.prompt_accepted`
- * and `pane.turn_started`) when the agent left its state, `finished` (`pane.turn_finished`
- * with the outcome: idle, done, blocked, or exited when its agent left) when it settled.
- * A written prompt that moved nothing within its stall window ends `stalled`. Queued turns
+ * The agent's shard submits it as that CLI takes prompts (workers/agents/prompt-submission.ts):
+ * typed, seen, entered, and taken (`pane.prompt_accepted`: its state moved or its input box
+ * let go of the text). From there the turn follows the agent's state after the Enter: `started`
+ * (`pane.turn_started`) when it left its state, `finished` (`pane.turn_finished` with the
+ * outcome: idle, done, blocked, or exited when its agent left) when it settled. A prompt the
+ * agent did not take, or that moved nothing within its stall window, ends `stalled`. Queued turns
  * of an agent that leaves its pane fail `exited` and are never typed into its successor.
  * A client key makes a retry return the same turn without writing anything.
  */
 import { ProtocolError } from '../../protocol/errors.js';
+import type { SubmitResult } from '../../protocol/thread.js';
 import { TURN_EVENTS, type TurnEventName, type TurnInfo, type TurnOutcome, type TurnState } from '../../protocol/turns.js';
 import type { EventHub, LoggedEvent } from '../event-hub.js';
 import { currentPaneIds, paneIds, paneMeta, paneRef, withCurrentView } from '../ids.js';
 import type { PaneOperations } from '../operations/panes.js';
-import type { OutputWatchParts } from '../waits/output-watch.js';
-import { watchEcho } from './prompt-echo.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import { agentStatus } from './agent-status.js';
 import { type ResolvedAgent, instanceOf } from './occupants.js';
@@ -36,14 +37,18 @@ export interface TurnRecord {
   outcome: TurnOutcome | undefined;
   readonly createdAt: number;
   sentAt: number | undefined;
-  /** When the agent took the text: its echo on the screen, or its state moving. */
+  /** When the typed text showed on the agent's screen. */
+  echoedAt: number | undefined;
+  /** When the agent took the prompt: its state moved, or its input box let go of the text after Enter. */
   acceptedAt: number | undefined;
+  /** How many Enters the submission took (more than one: the CLI lost the first). */
+  enters: number | undefined;
+  /** The screen lines that show where a prompt that did not take was left. */
+  evidence: string[] | undefined;
   startedAt: number | undefined;
   finishedAt: number | undefined;
-  /** Stops watching for the prompt's echo. */
-  stopEcho: (() => void) | undefined;
-  /** pane.occupant.stateChangeSeq when it was written: only a later state belongs to this turn. */
-  seqAtWrite: number;
+  /** The shard's count of the agent's turns to working or blocked at the Enter: the turn starts with the next one. */
+  busyAtEnter: number;
   /** performance.now() at the write, for its duration. */
   writtenAt: number;
 }
@@ -57,7 +62,7 @@ export interface SavedTurn {
   createdAt: number;
 }
 
-export interface TurnParts extends OutputWatchParts {
+export interface TurnParts {
   registry: Registry;
   events: EventHub;
   panes: PaneOperations;
@@ -74,6 +79,7 @@ export class TurnBook {
   /** Per pane uid: a write under way (the next turn waits for it). */
   private readonly writing = new Set<number>();
   private readonly keys = new Map<string, TurnRecord>();
+  /** Per turn taken by its input box alone: the end of its window for the agent's state to move. */
   private readonly stallTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly parts: TurnParts) {
@@ -81,11 +87,10 @@ export class TurnBook {
   }
 
   /**
-   * A prompt for `agent`: the turn a client key already names, or a new one, queued and
-   * written at once when the agent is ready. Resolves once a turn that could be written now
-   * was written (or failed to be).
+   * A prompt for `agent`: the turn a client key already names, or a new one, queued, and sent
+   * at once when the agent is ready (`sent`: its submission began; the receipt does not wait for it).
    */
-  async prompt(agent: ResolvedAgent, text: string, options: { key: string | undefined; stallMs: number }): Promise<{ turn: TurnRecord; fresh: boolean }> {
+  prompt(agent: ResolvedAgent, text: string, options: { key: string | undefined; stallMs: number }): { turn: TurnRecord; fresh: boolean } {
     const keyed = options.key === undefined ? undefined : this.keys.get(keyOf(agent.instanceId, options.key));
     if (keyed) return { turn: keyed, fresh: false };
     const turn = this.enter(agent.pane, agent.instanceId, { id: `t${this.nextId++}`, text, key: options.key, stallMs: options.stallMs, createdAt: Date.now() });
@@ -93,7 +98,7 @@ export class TurnBook {
     queue.push(turn);
     this.queues.set(agent.pane.uid, queue);
     this.counted(agent.pane);
-    await this.pump(agent.pane);
+    this.pump(agent.pane);
     if (turn.state === 'queued') this.publish('pane.prompt_queued', turn);
     return { turn, fresh: true };
   }
@@ -123,12 +128,12 @@ export class TurnBook {
     for (const entry of saved) if (!this.turns.has(entry.id)) queue.push(this.enter(pane, instance, entry));
     if (queue.length > 0) this.queues.set(pane.uid, queue);
     this.counted(pane);
-    void this.pump(pane);
+    this.pump(pane);
   }
 
   /** The pane's occupant may have gone without an event (a restored agent that never came back): look again. */
   recheck(pane: PaneRecord): void {
-    if (this.queues.has(pane.uid)) void this.pump(pane);
+    if (this.queues.has(pane.uid)) this.pump(pane);
   }
 
   get(id: string): TurnRecord {
@@ -171,7 +176,10 @@ export class TurnBook {
         ...(position >= 0 ? { position } : {}),
         created_at: turn.createdAt,
         ...(turn.sentAt === undefined ? {} : { sent_at: turn.sentAt }),
+        ...(turn.echoedAt === undefined ? {} : { echoed_at: turn.echoedAt }),
         ...(turn.acceptedAt === undefined ? {} : { accepted_at: turn.acceptedAt }),
+        ...(turn.enters === undefined || turn.enters === 0 ? {} : { enters: turn.enters }),
+        ...(turn.evidence === undefined ? {} : { evidence: turn.evidence }),
         ...(turn.startedAt === undefined ? {} : { started_at: turn.startedAt }),
         ...(turn.finishedAt === undefined ? {} : { finished_at: turn.finishedAt }),
         ...(turn.sentAt === undefined || turn.finishedAt === undefined || turn.state !== 'finished' ? {} : { duration_ms: Math.max(0, turn.finishedAt - turn.sentAt) }),
@@ -182,23 +190,26 @@ export class TurnBook {
 
   /**
    * Whether the agent can take its next prompt now: it is there, the same occupant, idle with
-   * nothing written and unfinished. An agent whose state nothing describes (`unknown`) cannot
-   * be followed: its prompts are written as they come, as before turns, and each turn ends
-   * `stalled` after its window.
+   * nothing written and unfinished. An agent whose state nothing describes (`unknown`, from no
+   * source or a report that says so) cannot be followed: its prompts are written as they come,
+   * as before turns, and each turn ends `stalled` after its window. One whose screen its rules
+   * do not know yet (`unknown` from its screen: still starting) is waited for.
    */
   private ready(pane: PaneRecord, turn: TurnRecord): boolean {
     if (this.writing.has(pane.uid)) return false;
     if (pane.occupant.agent === undefined || instanceOf(pane) !== turn.instance) return false;
-    if (pane.occupant.state === 'unknown') return true;
+    if (pane.occupant.state === 'unknown') return pane.occupant.source !== 'screen';
     return pane.occupant.state === 'idle' && !this.inFlight.has(pane.uid);
   }
 
   /**
-   * Writes the pane's next turns while its agent is ready; a turn whose agent is gone fails
-   * instead. The queue is looked up afresh after every write: a prompt that came meanwhile may
-   * have started a new one.
+   * Sends the pane's next turn when its agent is ready; turns whose agent is gone fail instead.
+   * A submission's end pumps again, and the queue is looked up afresh then: a prompt that came
+   * meanwhile may have made a new one.
    */
-  private async pump(pane: PaneRecord): Promise<void> {
+  private pump(pane: PaneRecord): void {
+    // A submission under way ends first (its end pumps again): turns end in the order they were sent.
+    if (this.writing.has(pane.uid)) return;
     for (;;) {
       const queue = this.queues.get(pane.uid);
       const turn = queue?.[0];
@@ -210,7 +221,8 @@ export class TurnBook {
       }
       if (!this.ready(pane, turn)) return;
       this.shift(pane, queue);
-      await this.write(turn);
+      void this.write(turn).finally(() => this.pump(pane));
+      return;
     }
   }
 
@@ -231,11 +243,13 @@ export class TurnBook {
       state: 'queued',
       outcome: undefined,
       sentAt: undefined,
+      echoedAt: undefined,
       acceptedAt: undefined,
+      enters: undefined,
+      evidence: undefined,
       startedAt: undefined,
       finishedAt: undefined,
-      stopEcho: undefined,
-      seqAtWrite: 0,
+      busyAtEnter: 0,
       writtenAt: 0,
     };
     this.turns.set(turn.id, turn);
@@ -248,37 +262,53 @@ export class TurnBook {
     pane.occupant.queuedPrompts = this.queues.get(pane.uid)?.length ?? 0;
   }
 
+  /**
+   * Submits the turn's prompt through the agent's shard, which types it, presses Enter as the
+   * CLI takes it and says when (and whether) it took it. A prompt that did not take ends
+   * `stalled` with the screen lines that show it; one that took follows the agent's state.
+   */
   private async write(turn: TurnRecord): Promise<void> {
     const { pane } = turn;
     this.writing.add(pane.uid);
-    turn.stopEcho = watchEcho(this.parts, pane, turn.text, () => this.accepted(turn));
-    turn.seqAtWrite = pane.occupant.stateChangeSeq;
+    turn.state = 'sent';
+    turn.sentAt = Date.now();
+    turn.writtenAt = performance.now();
+    let result: SubmitResult;
     try {
-      await this.parts.panes.input(pane, turn.text, ['Enter'], true);
+      result = await this.parts.panes.submit(pane, turn.text, turn.stallMs);
     } catch {
       this.writing.delete(pane.uid);
       this.finish(turn, 'failed', 'exited');
       return;
     }
     this.writing.delete(pane.uid);
-    turn.state = 'sent';
-    turn.sentAt = Date.now();
-    turn.writtenAt = performance.now();
-    this.inFlight.set(pane.uid, turn);
-    // A state that changed while the write was under way already belongs to this turn.
-    this.progress(pane);
-    if (turn.state === 'sent') {
-      this.stallTimers.set(
-        turn.id,
-        setTimeout(() => {
-          this.stallTimers.delete(turn.id);
-          if (turn.state === 'sent' && pane.occupant.stateChangeSeq === turn.seqAtWrite && pane.occupant.state !== 'working') {
-            this.finish(turn, 'finished', 'stalled');
-            void this.pump(pane);
-          }
-        }, turn.stallMs),
-      );
+    turn.echoedAt = result.echoedAt;
+    turn.enters = result.enters;
+    turn.busyAtEnter = result.busyAtEnter;
+    // Its agent left (the pane ended) before it took the prompt: never submitted.
+    if (result.paneEnded || (!result.accepted && !this.stillThere(turn))) return this.finish(turn, 'failed', 'exited');
+    if (!this.stillThere(turn)) return this.finish(turn, 'finished', 'exited');
+    if (!result.accepted) {
+      turn.evidence = result.evidence;
+      this.finish(turn, 'finished', 'stalled');
+      return;
     }
+    this.inFlight.set(pane.uid, turn);
+    this.accepted(turn, result.acceptedAt);
+    // What the agent did while the prompt was being submitted already belongs to this turn.
+    this.progress(pane);
+    if (turn.state !== 'sent') return;
+    // Its input box let go of the text, but its state has not moved yet: it has the stall window to.
+    this.stallTimers.set(
+      turn.id,
+      setTimeout(() => {
+        this.stallTimers.delete(turn.id);
+        if (turn.state !== 'sent') return;
+        turn.evidence = ['the input box let go of the prompt, but the agent never left its state'];
+        this.finish(turn, 'finished', 'stalled');
+        this.pump(pane);
+      }, turn.stallMs),
+    );
   }
 
   private stillThere(turn: TurnRecord): boolean {
@@ -294,16 +324,17 @@ export class TurnBook {
     const pane = this.parts.registry.paneByUid(paneUid);
     if (!pane) return this.gone(paneUid);
     this.progress(pane);
-    void this.pump(pane);
+    this.pump(pane);
   }
 
   private progress(pane: PaneRecord): void {
     const turn = this.inFlight.get(pane.uid);
     if (!turn) return;
     if (!this.stillThere(turn)) return this.finish(turn, 'finished', 'exited');
-    if (pane.occupant.stateChangeSeq <= turn.seqAtWrite) return;
+    // Work from before the Enter (a start-up flick reported late) is not this turn's; nor is an idle or
+    // unknown screen before its work begins.
+    if (pane.occupant.shardBusyCount <= turn.busyAtEnter) return;
     if (turn.state === 'sent') {
-      this.accepted(turn);
       turn.state = 'started';
       turn.startedAt = Date.now();
       this.publish('pane.turn_started', turn);
@@ -312,12 +343,10 @@ export class TurnBook {
     else if (pane.occupant.state === 'blocked') this.finish(turn, 'finished', 'blocked');
   }
 
-  /** The agent took the text (its echo showed, or its state moved): once per turn, before it started. */
-  private accepted(turn: TurnRecord): void {
-    turn.stopEcho?.();
-    turn.stopEcho = undefined;
+  /** The agent took the prompt: once per turn, before it started. */
+  private accepted(turn: TurnRecord, at: number | undefined): void {
     if (turn.acceptedAt !== undefined || turn.finishedAt !== undefined) return;
-    turn.acceptedAt = Date.now();
+    turn.acceptedAt = at ?? Date.now();
     this.publish('pane.prompt_accepted', turn);
   }
 
@@ -325,13 +354,13 @@ export class TurnBook {
   private gone(paneUid: number): void {
     const turn = this.inFlight.get(paneUid);
     if (turn) this.finish(turn, 'finished', 'exited');
+    // A submission under way ends first, then its pump fails the queue.
+    if (this.writing.has(paneUid)) return;
     for (const queued of this.queues.get(paneUid) ?? []) this.finish(queued, 'failed', 'exited');
     this.queues.delete(paneUid);
   }
 
   private finish(turn: TurnRecord, state: TurnState, outcome: TurnOutcome): void {
-    turn.stopEcho?.();
-    turn.stopEcho = undefined;
     clearTimeout(this.stallTimers.get(turn.id));
     this.stallTimers.delete(turn.id);
     if (this.inFlight.get(turn.pane.uid) === turn) this.inFlight.delete(turn.pane.uid);

@@ -63,11 +63,20 @@ async function listApprovals({ registry, shards }: Parts, filter: { workspace_id
   return read.filter((entry) => entry !== undefined).sort((a, b) => a.approval.since - b.approval.since);
 }
 
+/**
+ * A menu is answered once it has been up this long: a CLI may drop the keys that come right as
+ * its dialog appears (claude ignored an Enter 20 ms after drawing its permission menu, and took
+ * one 300 ms after; docs/agents.md), as a guard against a person's keystroke meant for before.
+ */
+export const MENU_SETTLE_MS = 300;
+
 /** Types `option` into a blocked pane's menu if its question still has `questionHash` (the shard checks and types in one step). */
 async function answer({ shards }: Parts, pane: PaneRecord, option: string, questionHash: string): Promise<{ keys: string[]; label: string }> {
   if (pane.occupant.state !== 'blocked') {
     throw new ProtocolError('approval_not_blocked', `pane ${paneIds(pane).pane_id} is ${pane.occupant.state}, not blocked: nothing was typed`);
   }
+  const settling = pane.occupant.stateSince + MENU_SETTLE_MS - Date.now();
+  if (settling > 0) await new Promise((resolve) => setTimeout(resolve, settling));
   return shards
     .of(pane.workspace)
     .request('answerMenu', { paneUid: pane.uid, option, questionHash })

@@ -39,11 +39,11 @@ export async function promptAgent(
   const { pane } = agent;
   const where = paneIds(pane).pane_id;
   const { wait } = request;
-  if (wait && pane.occupant.agent !== undefined && pane.occupant.state === 'unknown') {
+  if (wait && pane.occupant.agent !== undefined && pane.occupant.state === 'unknown' && pane.occupant.source !== 'screen') {
     throw new ProtocolError('agent_not_ready', `the state of the agent in pane ${where} is unknown (no detector, hook or status describes it), so a wait could not see its turn end`);
   }
   const stallMs = request.stallMs ?? DEFAULT_PROMPT_STALL_MS;
-  const { turn } = await parts.turns.prompt(agent, request.text, { key: request.key, stallMs });
+  const { turn } = parts.turns.prompt(agent, request.text, { key: request.key, stallMs });
   if (!wait) return { agent: agents.info(pane), turn: parts.turns.info(turn) };
 
   const until = wait.until.length > 0 ? wait.until : SETTLED_STATUSES;

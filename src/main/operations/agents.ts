@@ -120,6 +120,7 @@ function explanationInfo(pane: PaneRecord, explanation: AgentExplanation): Agent
     agent_state: pane.occupant.state,
     agent_status: agentStatus(pane),
     decided_by: explanation.decidedBy,
+    held: explanation.held,
     detected: explanation.detected,
     foreground_pgid: explanation.foregroundPgid,
     hook: explanation.hook,

@@ -8,7 +8,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import { type ResolvedKey, resolveKey } from '../../protocol/keys.js';
 import type { PaneRead } from '../../protocol/objects.js';
 import type { ReadWindow } from '../../protocol/read-window.js';
-import type { ClearAuthority, HookReport, ReadResult } from '../../protocol/thread.js';
+import type { ClearAuthority, HookReport, ReadResult, SubmitResult } from '../../protocol/thread.js';
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents } from '../focus-events.js';
 import { currentPaneIds, paneIds, paneMeta, tabStableId, withCurrentView } from '../ids.js';
@@ -83,6 +83,14 @@ export class PaneOperations {
     await this.shards
       .of(pane.workspace)
       .request('input', { paneUid: pane.uid, text, keys, paste })
+      .catch((error: unknown) => this.shards.refused(pane, error, 'pane_send_failed'));
+  }
+
+  /** Types a prompt into the pane's agent and presses Enter as that CLI takes it (workers/agents/prompt-submission.ts). */
+  submit(pane: PaneRecord, text: string, stallMs: number): Promise<SubmitResult> {
+    return this.shards
+      .of(pane.workspace)
+      .request('submit', { paneUid: pane.uid, text, stallMs })
       .catch((error: unknown) => this.shards.refused(pane, error, 'pane_send_failed'));
   }
 

@@ -21,7 +21,7 @@ export const approvalSchema = z.object({
   cwd: z.string().optional(),
   since: z.number().int().min(0).describe('when it turned blocked, ms since the Unix epoch'),
   question: z.string().optional().describe('the question on the screen above the menu, else what the agent reported'),
-  menu: z.enum(['numbered', 'arrows', 'none']).describe('`none`: no menu was found on the screen (answer it in the pane)'),
+  menu: z.enum(['numbered', 'arrows', 'buttons', 'none']).describe('`buttons`: a row chosen with ←/→; `none`: no menu was found on the screen (answer it in the pane)'),
   options: z.array(option),
   selected: z.string().optional().describe('the option the menu\'s marker is on'),
   question_hash: z.string().describe('names this question and these options: approvals.answer types only while it still holds'),

@@ -11,32 +11,66 @@ import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from 
 import type { Clock, Timer } from '../clock.js';
 import { ReportThrottle } from '../report-throttle.js';
 import type { ProgramStatus } from '../signals/program-status.js';
-import { PaneAgent, samePicture } from './pane-agent.js';
+import { readsRawInput } from './detect.js';
+import { PaneAgent, type PaneLook, samePicture } from './pane-agent.js';
 
 /** A screen change re-checks the foreground process when the last check is older than this. */
 export const PROCESS_CHECK_AFTER_MS = 250;
 /** The slow tick for process changes without screen changes (an agent leaving, its linger ending). */
 export const PROCESS_TICK_MS = 1000;
 
-export interface CheckedPane {
+export interface CheckedPane extends PaneLook {
   readonly pid: number;
   readonly ended: boolean;
-  /** The visible screen as plain text. */
-  screen(): string;
 }
 
 export class AgentChecks {
   private processCheck: Timer | undefined;
   private recheck: Timer | undefined;
   private readonly reports: ReportThrottle<AgentPicture>;
+  /**
+   * How many times the state turned working or blocked: a prompt's submission sees its agent take
+   * it, and its turn start, by one more (prompt-submission.ts). A move to idle or unknown is not
+   * work (opencode redraws its idle box while it opens the session of its first prompt).
+   */
+  private busy = 0;
+  private lastState: AgentPicture['state'] = 'unknown';
+  /** Called after every evaluation (a prompt being submitted looks again). */
+  onEvaluated: (() => void) | undefined;
 
   constructor(
     private readonly pane: CheckedPane,
-    report: (picture: AgentPicture) => void,
+    report: (picture: AgentPicture, busyCount: number) => void,
     private readonly clock: Clock,
     private readonly agent = new PaneAgent(pane.pid),
   ) {
-    this.reports = new ReportThrottle(report, samePicture, clock);
+    this.reports = new ReportThrottle((picture) => report(picture, this.busy), samePicture, clock);
+  }
+
+  /** How many times the agent's state turned working or blocked so far. */
+  get busyCount(): number {
+    return this.busy;
+  }
+
+  /** The state last evaluated (not yet posted, maybe). */
+  get state(): AgentPicture['state'] {
+    return this.lastState;
+  }
+
+  /** The detected agent, by its process. */
+  get detected(): string | undefined {
+    return this.agent.current;
+  }
+
+  /** The detected agent is a CLI that reads raw keys once its input runs (its table's `rawInput`). */
+  get readsRawKeys(): boolean {
+    const agent = this.agent.current;
+    return agent !== undefined && readsRawInput(agent);
+  }
+
+  /** The detected agent left the foreground (what is in front now may be the pane's shell). */
+  get lingering(): boolean {
+    return this.agent.lingering;
   }
   /** The foreground process group its last process check saw. */
   get foregroundGroup(): number | undefined {
@@ -44,9 +78,14 @@ export class AgentChecks {
   }
 
 
-  /** Screen changes need a look unless a process check is already on its way (it looks at the screen too). */
+  /**
+   * Screen changes need a look while an agent is there (its state is on the screen: a look
+   * put off until the process check, up to PROCESS_CHECK_AFTER_MS, made gemini's half-drawn
+   * frames read as idle for that long), and otherwise unless a process check is already on its
+   * way (it looks at the screen too).
+   */
   get wantsScreenChanges(): boolean {
-    return this.processCheck === undefined;
+    return this.agent.current !== undefined || this.processCheck === undefined;
   }
 
   /** The screen changed (the evaluation scheduler's look). */
@@ -85,7 +124,7 @@ export class AgentChecks {
   }
 
   explain(): AgentExplanation {
-    return this.agent.explain(() => this.pane.screen());
+    return this.agent.explain(this.pane);
   }
 
   dispose(): void {
@@ -95,8 +134,12 @@ export class AgentChecks {
   }
 
   private evaluate(now: number): void {
-    const { picture, recheckAt } = this.agent.evaluate(() => this.pane.screen(), now);
-    if (picture) this.reports.offer(picture);
+    const { picture, recheckAt } = this.agent.evaluate(this.pane, now);
+    if (picture) {
+      if (picture.state !== this.lastState && (picture.state === 'working' || picture.state === 'blocked')) this.busy++;
+      this.lastState = picture.state;
+      this.reports.offer(picture);
+    }
     if (recheckAt !== undefined) {
       this.recheck?.cancel();
       this.recheck = this.clock.after(Math.max(0, recheckAt - now), () => {
@@ -104,5 +147,6 @@ export class AgentChecks {
         if (!this.pane.ended) this.evaluate(this.clock.now());
       });
     }
+    this.onEvaluated?.();
   }
 }

@@ -5,7 +5,8 @@
 import { basename } from 'node:path';
 import type { AgentName, AgentState } from '../../protocol/objects.js';
 import type { ScreenExplanation } from '../../protocol/thread.js';
-import { AGENT_TABLES, type AgentTable, type Condition } from './rules.js';
+import { AGENT_TABLES, type AgentTable, type Condition, type InputBox } from './rules.js';
+import { DEFAULT_SUBMIT, type SubmitProfile } from './prompt-submission.js';
 
 const TABLES = new Map<AgentName, AgentTable>(AGENT_TABLES.map((table) => [table.agent, table]));
 const BY_NAME = new Map<string, AgentName>(AGENT_TABLES.flatMap((table) => table.names.map((name) => [name, table.agent] as const)));
@@ -45,6 +46,64 @@ export function agentOfProcess(comm: string, argv: readonly string[]): AgentName
   return script ? agentOfScript(script) : undefined;
 }
 
+/** How `agent` takes a prompt: its table's profile over the defaults. */
+export function submitProfileOf(agent: string | undefined): SubmitProfile {
+  const submit = agent === undefined ? undefined : TABLES.get(agent as AgentName)?.submit;
+  if (!submit) return DEFAULT_SUBMIT;
+  const box = submit.input;
+  return {
+    enterDelayMs: submit.enterDelayMs ?? DEFAULT_SUBMIT.enterDelayMs,
+    pasteEnterDelayMs: submit.pasteEnterDelayMs ?? DEFAULT_SUBMIT.pasteEnterDelayMs,
+    ...(box ? { input: (text: string) => inputText(box, new Screen(text).lines) } : {}),
+  };
+}
+
+/** The text in a CLI's input box on this screen; undefined when the box is not there. */
+export function inputText(box: InputBox, lines: readonly string[]): string | undefined {
+  const take = (pattern: RegExp, text: string): string | undefined => {
+    const match = pattern.exec(text);
+    return match ? (match[1] ?? '') : undefined;
+  };
+  if ('lastLine' in box) {
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const found = take(box.lastLine, lines[i] ?? '');
+      if (found !== undefined) return found.trim();
+    }
+    return undefined;
+  }
+  if ('betweenRules' in box) {
+    const rules = lines.flatMap((line, index) => (RULE_LINE.test(line) ? [index] : []));
+    const [top, bottom] = rules.slice(-2);
+    if (top === undefined || bottom === undefined) return undefined;
+    return take(box.betweenRules, lines.slice(top + 1, bottom).map((line) => line.trim()).join(' ').trim())?.trim();
+  }
+  let at = -1;
+  for (let i = lines.length - 1; i >= 0 && at < 0; i--) if (box.above.test(lines[i] ?? '')) at = i;
+  if (at < 0) return undefined;
+  const parts: string[] = [];
+  for (let i = at - 1; i >= 0; i--) {
+    const found = take(box.edge, lines[i] ?? '');
+    if (found === undefined) break;
+    parts.unshift(found.trim());
+  }
+  return parts.join(' ').trim();
+}
+
+/** Whether the agent reads raw keys once its input runs (its table's `rawInput`). */
+export function readsRawInput(agent: string): boolean {
+  return TABLES.get(agent as AgentName)?.rawInput === true;
+}
+
+/** How long the agent's first idle must hold before it counts (its table's `readySettleMs`). */
+export function readySettleOf(agent: AgentName): number | undefined {
+  return TABLES.get(agent)?.readySettleMs;
+}
+
+/** Whether the agent has screen rules (not one known by its process only). */
+export function hasScreenRules(agent: AgentName): boolean {
+  return (TABLES.get(agent)?.rules.length ?? 0) > 0;
+}
+
 /** The detector's name for a label a hook reported (`claude-code` is claude), if it knows it. */
 export function knownAgent(label: string): AgentName | undefined {
   return byName(label);
@@ -55,7 +114,10 @@ class Screen {
   private linesCache: string[] | undefined;
   private promptBoxRegion: Screen | undefined;
 
-  constructor(readonly text: string) {
+  constructor(
+    readonly text: string,
+    readonly title = '',
+  ) {
     this.lower = text.toLowerCase();
   }
 
@@ -74,10 +136,22 @@ class Screen {
           break;
         }
       }
-      this.promptBoxRegion = cut === -1 ? this : new Screen(this.lines.slice(0, cut).join('\n'));
+      this.promptBoxRegion = cut === -1 ? this : new Screen(this.lines.slice(0, cut).join('\n'), this.title);
     }
     return this.promptBoxRegion;
   }
+}
+
+const RULE_LINE = /^\s*[─━═]{20,}\s*$/;
+
+/** The last line matching `pattern` whose line above is a rule line (an input box's first line). */
+function framedLine(screen: Screen, pattern: RegExp): string | undefined {
+  const lines = screen.lines;
+  for (let i = lines.length - 1; i > 0; i--) {
+    const line = lines[i] ?? '';
+    if (pattern.test(line) && RULE_LINE.test(lines[i - 1] ?? '')) return line;
+  }
+  return undefined;
 }
 
 function holds(condition: Condition, screen: Screen): boolean {
@@ -91,6 +165,9 @@ function holds(condition: Condition, screen: Screen): boolean {
     const pattern = condition.line;
     return screen.lines.some((line) => pattern.test(line));
   }
+  if ('title' in condition) return condition.title.test(screen.title);
+  if ('not' in condition) return !holds(condition.not, screen);
+  if ('framed' in condition) return framedLine(screen, condition.framed) !== undefined;
   if ('confirmation' in condition) {
     let at = screen.lower.indexOf('do you want');
     if (at === -1) at = screen.lower.indexOf('would you like');
@@ -101,12 +178,16 @@ function holds(condition: Condition, screen: Screen): boolean {
   return holds(condition.abovePromptBox, screen.abovePromptBox());
 }
 
-/** The state the screen shows for `agent`, by its table alone (no hold). */
-export function screenState(agent: AgentName, text: string): AgentState {
+/** The state of the first rule that holds, else the table's `otherwise`; undefined when neither says. */
+function matchedState(table: AgentTable, screen: Screen): AgentState | undefined {
+  return table.rules.find((rule) => holds(rule.when, screen))?.state ?? table.otherwise;
+}
+
+/** The state the screen shows for `agent`, by its table alone (no hold): `unknown` when no rule says. */
+export function screenState(agent: AgentName, text: string, title = ''): AgentState {
   const table = TABLES.get(agent);
   if (!table) return 'idle';
-  const screen = new Screen(text);
-  return table.rules.find((rule) => holds(rule.when, screen))?.state ?? table.otherwise;
+  return matchedState(table, new Screen(text, title)) ?? 'unknown';
 }
 
 /** A condition as a person reads it: `has "Working..."`, `line /^> /`, `any(…)`. */
@@ -116,6 +197,9 @@ function describe(condition: Condition): string {
   if ('all' in condition) return `all(${condition.all.map(describe).join(', ')})`;
   if ('line' in condition) return `line ${String(condition.line)}`;
   if ('confirmation' in condition) return 'confirmation ("do you want"/"would you like", then "yes" or "❯")';
+  if ('title' in condition) return `title ${String(condition.title)}`;
+  if ('framed' in condition) return `a line below a rule line: ${String(condition.framed)}`;
+  if ('not' in condition) return `not(${describe(condition.not)})`;
   return `above the prompt box: ${describe(condition.abovePromptBox)}`;
 }
 
@@ -137,6 +221,13 @@ function evidence(condition: Condition, screen: Screen, into: string[] = []): st
   } else if ('confirmation' in condition) {
     const line = screen.lines.find((text) => /do you want|would you like/i.test(text));
     if (line !== undefined) into.push(line);
+  } else if ('title' in condition) {
+    into.push(`title: ${screen.title}`);
+  } else if ('framed' in condition) {
+    const line = framedLine(screen, condition.framed);
+    if (line !== undefined && !into.includes(line)) into.push(line);
+  } else if ('not' in condition) {
+    // What is absent shows nowhere.
   } else {
     evidence(condition.abovePromptBox, screen.abovePromptBox(), into);
   }
@@ -144,11 +235,11 @@ function evidence(condition: Condition, screen: Screen, into: string[] = []): st
 }
 
 /** Every rule of `agent`'s table against `text`, with what each saw (`agent.explain`); none for a process-only agent. */
-export function explainScreen(agent: AgentName, text: string): ScreenExplanation | undefined {
+export function explainScreen(agent: AgentName, text: string, title = ''): ScreenExplanation | undefined {
   const table = TABLES.get(agent);
   // Known by its process only: no rules, the screen decides nothing.
   if (!table || table.rules.length === 0) return undefined;
-  const screen = new Screen(text);
+  const screen = new Screen(text, title);
   const rules = table.rules.map((rule, index) => {
     const matched = holds(rule.when, screen);
     return { index, state: rule.state, condition: describe(rule.when), matched, evidence: matched ? evidence(rule.when, screen) : [] };
@@ -157,33 +248,80 @@ export function explainScreen(agent: AgentName, text: string): ScreenExplanation
   return {
     agent,
     ...(first ? { matchedRule: first.index } : {}),
-    rawState: first?.state ?? table.otherwise,
-    otherwise: table.otherwise,
+    rawState: first?.state ?? table.otherwise ?? 'unknown',
+    otherwise: table.otherwise ?? 'unknown',
     rules,
   };
 }
 
+/** What a pane shows the tracker: its screen and title, and whether its program reads keys yet. */
+export interface PaneView {
+  text: string;
+  title: string;
+  /** False while the terminal is in canonical mode; undefined when that cannot be read. */
+  readsKeys: boolean | undefined;
+}
+
+/** A screen no rule matched keeps the state before it this long: a frame drawn in two writes (gemini) shows nothing in between. */
+export const FRAME_GAP_MS = 150;
+/** …and a working or blocked state this long: a redraw that wipes the spinner or the dialog before drawing it again. */
+export const NO_MATCH_HOLD_MS = 1500;
+
+export interface TrackedState {
+  state: AgentState;
+  /** When a held state should be looked at again. */
+  recheckAt?: number;
+  /** Why the state is not what the rules say of this screen alone (agent.explain). */
+  held?: string;
+}
+
 /**
- * A pane's reported state over time: the screen state, with a table's
- * `holdWorkingMs` (claude) keeping `working` through a short raw `idle`.
- * `recheckAt` says when a held state should be looked at again.
+ * A pane's reported state over time, from its screens (docs/protocol.md §10.2): the first
+ * rule that holds; a table's `holdWorkingMs` keeping `working` through a short raw `idle`
+ * (claude); a screen no rule matched keeping the state before it for a frame's gap, then
+ * `unknown` (never idle); a drawn prompt of a CLI that reads raw keys not idle while the
+ * terminal is still canonical (it has not started reading).
  */
 export class StateTracker {
   private lastWorkingAt = 0;
+  private lastMatchAt = -Infinity;
   private reported: AgentState = 'unknown';
+  /** A raw idle after working waiting for a quiet screen (idleQuietMs): since when, and the screen then. */
+  private quiet: { since: number; first: number; text: string } | undefined;
 
   get state(): AgentState {
     return this.reported;
   }
 
-  update(agent: AgentName | undefined, text: string, now: number): { state: AgentState; recheckAt?: number } {
+  update(agent: AgentName | undefined, view: PaneView, now: number): TrackedState {
     if (!agent) return { state: (this.reported = 'unknown') };
-    const raw = screenState(agent, text);
-    if (raw === 'working') this.lastWorkingAt = now;
-    const hold = TABLES.get(agent)?.holdWorkingMs ?? 0;
-    if (raw === 'idle' && this.reported === 'working' && now - this.lastWorkingAt < hold) {
-      return { state: 'working', recheckAt: this.lastWorkingAt + hold };
+    const table = TABLES.get(agent);
+    if (!table) return { state: (this.reported = 'idle') };
+    const matched = matchedState(table, new Screen(view.text, view.title));
+    if (matched === undefined) {
+      const previous = this.reported;
+      const hold = previous === 'idle' ? FRAME_GAP_MS : previous === 'working' || previous === 'blocked' ? NO_MATCH_HOLD_MS : 0;
+      if (now - this.lastMatchAt < hold) {
+        return { state: previous, recheckAt: this.lastMatchAt + hold, held: `no rule matched this screen: ${previous} is kept for ${hold} ms from the last screen a rule matched` };
+      }
+      return { state: (this.reported = 'unknown'), held: 'no rule matched this screen: its state is unknown (it may still be starting)' };
     }
-    return { state: (this.reported = raw) };
+    this.lastMatchAt = now;
+    if (matched === 'idle' && table.rawInput && view.readsKeys === false) {
+      return { state: (this.reported = 'unknown'), held: 'its prompt is drawn, but its terminal is still in canonical mode: it does not read keys yet' };
+    }
+    if (matched === 'working') this.lastWorkingAt = now;
+    const hold = table.holdWorkingMs ?? 0;
+    if (matched === 'idle' && this.reported === 'working' && now - this.lastWorkingAt < hold) {
+      return { state: 'working', recheckAt: this.lastWorkingAt + hold, held: `working is held ${hold} ms after its last working screen` };
+    }
+    const quietMs = table.idleQuietMs;
+    if (matched === 'idle' && this.reported === 'working' && quietMs !== undefined) {
+      if (!this.quiet || this.quiet.text !== view.text) this.quiet = { since: now, first: this.quiet?.first ?? now, text: view.text };
+      const due = Math.min(this.quiet.since + quietMs, this.quiet.first + quietMs * 10);
+      if (now < due) return { state: 'working', recheckAt: due, held: `idle counts once its screen stays unchanged ${quietMs} ms` };
+    }
+    this.quiet = undefined;
+    return { state: (this.reported = matched) };
   }
 }

@@ -25,6 +25,8 @@ export interface Claim {
   binding: Binding;
   /** Later claims win over earlier ones from other sources. */
   order: number;
+  /** When the event it reports happened, ms since the epoch (its seq when that is a nanosecond clock, else its arrival). */
+  at: number;
 }
 
 interface SessionRecord {

@@ -12,13 +12,32 @@ import { readProcStat } from '../../os/proc-stat.js';
 import type { AgentName } from '../../protocol/objects.js';
 import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { ProgramStatus } from '../signals/program-status.js';
-import { StateTracker, agentOfProcess, explainScreen, knownAgent } from './detect.js';
+import { findMenu } from '../../protocol/menu.js';
+import { StateTracker, agentOfProcess, explainScreen, hasScreenRules, knownAgent, readySettleOf, screenState } from './detect.js';
 import { type Binding, type BindingCheck, HookAuthority } from './hook-authority.js';
 
 /** How long an agent that left the foreground keeps the pane (its final `idle` must be seen). */
 export const AGENT_LINGER_MS = 3000;
 /** A status sequence within this long of the last process check is tied to the foreground that check saw. */
 const STATUS_PROBE_REUSE_MS = 50;
+/**
+ * A hook or status that says `blocked` before its menu is on the screen (codex reports it
+ * 1.1 s before it draws its approval) is reported once the menu shows, or after this long
+ * without one (a question that is not a menu: a text field, "press Enter").
+ */
+export const BLOCKED_MENU_GRACE_MS = 1500;
+/** A hook or status saying idle waits this long at most for the screen to stop showing work. */
+export const STATUS_SCREEN_AGREE_MS = 3000;
+
+/** What the agent layer looks at in a pane, read only when needed. */
+export interface PaneLook {
+  /** The visible screen as plain text. */
+  screen(): string;
+  /** The window title its program set. */
+  title(): string;
+  /** Whether its program reads keys (the terminal out of canonical mode); undefined when that cannot be read. */
+  readsKeys(): boolean | undefined;
+}
 
 function readProc(pid: number, file: string): string | undefined {
   try {
@@ -53,7 +72,18 @@ export function probeForeground(pid: number): Foreground | undefined {
 export type ForegroundProbe = (pid: number) => Foreground | undefined;
 
 /** A program's status while it lasts: it ends when its group leaves the foreground. */
-type HeldStatus = Exclude<ProgramStatus, { state: 'clear' }> & { pgid: number | undefined };
+type HeldStatus = Exclude<ProgramStatus, { state: 'clear' }> & { pgid: number | undefined; at: number };
+
+/** A seq between these is a nanosecond clock since the epoch (2017–2096): it tells when its event happened. */
+const NS_CLOCK_SEQS = [1_500_000_000_000_000_000n, 4_000_000_000_000_000_000n] as const;
+
+/** When a hook's event happened (ms since the epoch): its seq when that is a nanosecond clock, else now. */
+function eventTime(seq: bigint | undefined): number {
+  return seq !== undefined && seq >= NS_CLOCK_SEQS[0] && seq < NS_CLOCK_SEQS[1] ? Number(seq / 1_000_000n) : Date.now();
+}
+
+/** A hook's `working` that the screen has contradicted with its idle prompt this long is stale (an interrupt no hook told). */
+export const STALE_HOOK_WORK_MS = 2000;
 
 export class PaneAgent {
   private detected: AgentName | undefined;
@@ -63,6 +93,16 @@ export class PaneAgent {
   private readonly hooks = new HookAuthority();
   private status: HeldStatus | undefined;
   private reported: AgentPicture = { state: 'unknown' };
+  /** Why the last picture is not what its layer says alone (a held state, a blocked waiting for its menu). */
+  private held: string | undefined;
+  /** When a reported `blocked` without a menu on the screen began (BLOCKED_MENU_GRACE_MS). */
+  private blockedWithoutMenuSince: number | undefined;
+  /** Since when a hook's working has met a screen the rules read idle (staleHookWork). */
+  private hookWorkIdleSince: number | undefined;
+  /** When a hook or status first said idle while the screen still showed work (screenAgrees). */
+  private reportIdleSince: number | undefined;
+  /** The detected agent's first idle, held until it settled (readySettle). */
+  private settling: { agent: AgentName | undefined; idleSince: number | undefined; ready: boolean } = { agent: undefined, idleSince: undefined, ready: false };
   /** Never yet: the clock's zero is the thread's start, not a time long past. */
   lastProcessCheck = -Infinity;
 
@@ -129,6 +169,7 @@ export class PaneAgent {
         agent,
         state: report.state,
         binding,
+        at: eventTime(report.seq),
         ...(report.message ? { message: report.message } : {}),
       });
     }
@@ -154,27 +195,139 @@ export class PaneAgent {
     // into the shell, it started and reported within the reuse window): stamped with it, the status
     // would be dropped at the next look as "its program left".
     if (now - this.lastProcessCheck >= STATUS_PROBE_REUSE_MS || this.foregroundPgid === this.pid) this.checkProcess(now);
-    this.status = { ...status, pgid: this.foregroundPgid };
+    this.status = { ...status, pgid: this.foregroundPgid, at: Date.now() };
   }
 
   /**
    * The picture now; returns it when it changed, and when a held screen
    * state should be looked at again.
    */
-  evaluate(screen: () => string, now: number): { picture?: AgentPicture; recheckAt?: number } {
-    const { picture, recheckAt } = this.decide(screen, now);
+  evaluate(look: PaneLook, now: number): { picture?: AgentPicture; recheckAt?: number } {
+    const decided = this.decide(look, now);
+    const reconciled = this.staleHookWork(this.screenAgrees(decided, look, now), look, now);
+    const { picture, recheckAt } = this.readySettle(this.menuGate(this.screenDialog(reconciled, look), look, now), now);
     if (samePicture(picture, this.reported)) return recheckAt === undefined ? {} : { recheckAt };
     this.reported = picture;
     return { picture, ...(recheckAt === undefined ? {} : { recheckAt }) };
   }
 
-  private decide(screen: () => string, now: number): { picture: AgentPicture; recheckAt?: number } {
+  /**
+   * A `blocked` from a hook or a status of a known CLI is shown once its menu is drawn: until then
+   * (at most BLOCKED_MENU_GRACE_MS) the pane keeps the state it had, so that the inbox never lists
+   * a question whose options are not on the screen yet.
+   */
+  private menuGate(decided: Decided, look: PaneLook, now: number): Decided {
+    const { picture } = decided;
+    // Only the way into blocked waits: a menu once shown was the real one. Only for a CLI whose screens are
+    // known (its rules): an agent of its own making may ask in words no menu parser reads.
+    const known = this.detected !== undefined && hasScreenRules(this.detected);
+    if (!known || picture.state !== 'blocked' || picture.source === 'screen' || this.reported.state === 'blocked') {
+      this.blockedWithoutMenuSince = undefined;
+      return decided;
+    }
+    if (findMenu(look.screen().split('\n'))) {
+      this.blockedWithoutMenuSince = undefined;
+      return decided;
+    }
+    const since = (this.blockedWithoutMenuSince ??= now);
+    if (now - since >= BLOCKED_MENU_GRACE_MS) return decided;
+    this.held = `its ${picture.source ?? 'report'} says blocked; waiting up to ${BLOCKED_MENU_GRACE_MS} ms for its menu to be drawn`;
+    return { picture: { ...picture, state: this.reported.state }, recheckAt: earliest(decided.recheckAt, since + BLOCKED_MENU_GRACE_MS) };
+  }
+
+  /**
+   * A dialog on the screen that a program's report does not tell (codex's "Task is still running"
+   * at Ctrl-C, its hooks to review): when the screen rules read blocked and a menu is drawn, the
+   * pane is blocked whatever the hook or status says of working or idle.
+   */
+  private screenDialog(decided: Decided, look: PaneLook): Decided {
+    const { picture } = decided;
+    if (picture.source === 'screen' || (picture.state !== 'working' && picture.state !== 'idle')) return decided;
+    const agent = this.detected;
+    if (agent === undefined || !hasScreenRules(agent)) return decided;
+    const text = look.screen();
+    if (screenState(agent, text, look.title()) !== 'blocked' || !findMenu(text.split('\n'))) return decided;
+    this.held = `its ${picture.source ?? 'report'} says ${picture.state}, but its screen shows a dialog the rules read as blocked`;
+    return { ...decided, picture: { ...picture, state: 'blocked', source: 'screen', message: undefined } };
+  }
+
+  /**
+   * A turn ends when its answer is on the screen: a hook or status that says idle while the
+   * screen rules still read work (claude reports `done` before its last frame, and between a
+   * tool's end and its next model request) keeps the pane working until the screen agrees, or
+   * for STATUS_SCREEN_AGREE_MS at most.
+   */
+  private screenAgrees(decided: Decided, look: PaneLook, now: number): Decided {
+    const { picture } = decided;
+    const agent = this.detected;
+    if (picture.source === 'screen' || picture.state !== 'idle' || agent === undefined || !hasScreenRules(agent)) {
+      this.reportIdleSince = undefined;
+      return decided;
+    }
+    if (screenState(agent, look.screen(), look.title()) !== 'working') {
+      this.reportIdleSince = undefined;
+      return decided;
+    }
+    const since = (this.reportIdleSince ??= now);
+    if (now - since >= STATUS_SCREEN_AGREE_MS) return decided;
+    this.held = `its ${picture.source ?? 'report'} says idle, but its screen still shows work (up to ${STATUS_SCREEN_AGREE_MS} ms)`;
+    return { picture: { ...picture, state: 'working' }, recheckAt: earliest(decided.recheckAt, since + STATUS_SCREEN_AGREE_MS) };
+  }
+
+  /**
+   * A hook's `working` while the screen rules read the CLI's idle prompt, for STALE_HOOK_WORK_MS:
+   * a turn interrupted with no hook for it (gemini fires no AfterAgent on Esc). Idle then.
+   */
+  private staleHookWork(decided: Decided, look: PaneLook, now: number): Decided {
+    const { picture } = decided;
+    const agent = this.detected;
+    // A program whose own status still says it works is believed (codex hides its working row while it streams).
+    const statusWorks = this.status !== undefined && this.status.state !== 'idle';
+    if (picture.source !== 'hook' || picture.state !== 'working' || statusWorks || agent === undefined || !hasScreenRules(agent) || screenState(agent, look.screen(), look.title()) !== 'idle') {
+      this.hookWorkIdleSince = undefined;
+      return decided;
+    }
+    const since = (this.hookWorkIdleSince ??= now);
+    if (now - since >= STALE_HOOK_WORK_MS) {
+      this.held = `its hook says working, but its screen has shown its idle prompt for ${STALE_HOOK_WORK_MS} ms (a turn ended with no hook for it)`;
+      return { ...decided, picture: { ...picture, state: 'idle' } };
+    }
+    return { ...decided, recheckAt: earliest(decided.recheckAt, since + STALE_HOOK_WORK_MS) };
+  }
+
+  /**
+   * The first idle of an agent whose table asks for it (`readySettleMs`: codex) counts once it held
+   * that long, so that a prompt is not written into the working → idle flick it makes while it
+   * finishes starting. Once reported idle, the agent is ready for good.
+   */
+  private readySettle(decided: Decided, now: number): Decided {
+    const agent = this.detected;
+    if (agent !== this.settling.agent) this.settling = { agent, idleSince: undefined, ready: false };
+    const settle = agent === undefined ? undefined : readySettleOf(agent);
+    if (settle === undefined || this.settling.ready) return decided;
+    if (decided.picture.state !== 'idle') {
+      this.settling.idleSince = undefined;
+      return decided;
+    }
+    const since = (this.settling.idleSince ??= now);
+    if (now - since >= settle) {
+      this.settling.ready = true;
+      return decided;
+    }
+    this.held = `its first idle counts once it held ${settle} ms (it may still be finishing its start)`;
+    return { picture: { ...decided.picture, state: 'unknown' }, recheckAt: earliest(decided.recheckAt, since + settle) };
+  }
+
+  private decide(look: PaneLook, now: number): { picture: AgentPicture; recheckAt?: number } {
+    this.held = undefined;
     const session = this.hooks.currentSession;
     const sessionSource = this.hooks.sessionSource;
     const withSession = (picture: AgentPicture): AgentPicture =>
       session ? { ...picture, session, ...(sessionSource === undefined ? {} : { sessionSource }) } : picture;
     const claim = this.hooks.current;
-    if (claim) {
+    // The program's own status, when newer than its hook's last report, tells what the hooks did not
+    // (Claude Code fires no hook when a turn is interrupted; its status says idle).
+    if (claim && !(this.status && this.status.at > claim.at && this.status.state !== claim.state)) {
       const { state, message } = claim;
       // A claim's agent is the detected one when bound to it, else its own label (also over an agent still lingering).
       return { picture: withSession({ agent: claim.agent, state, source: 'hook', ...(message ? { message } : {}) }) };
@@ -184,12 +337,16 @@ export class PaneAgent {
       const agent = this.detected ?? app;
       return { picture: withSession({ ...(agent ? { agent } : {}), state, source: 'status', ...(message ? { message } : {}) }) };
     }
-    const { state, recheckAt } = this.tracker.update(this.detected, this.detected ? screen() : '', now);
+    const view = this.detected ? { text: look.screen(), title: look.title(), readsKeys: look.readsKeys() } : { text: '', title: '', readsKeys: undefined };
+    const { state, recheckAt, held } = this.tracker.update(this.detected, view, now);
+    this.held = held;
     // A session reported before its agent was detected already names the pane's agent; its state is not known yet.
     const sessionAgent = this.hooks.sessionAgent;
     // An agent known by its process only has no screen rules: its state is unknown, from no source.
+    // One whose rules saw nothing they know yet is unknown from its screen (not ready).
+    const ruled = this.detected !== undefined && hasScreenRules(this.detected);
     const picture: AgentPicture = this.detected
-      ? withSession({ agent: this.detected, state, ...(state === 'unknown' ? {} : { source: 'screen' as const }) })
+      ? withSession({ agent: this.detected, state, ...(state === 'unknown' && !ruled ? {} : { source: 'screen' as const }) })
       : sessionAgent
         ? withSession({ agent: sessionAgent, state })
         : { state };
@@ -197,14 +354,16 @@ export class PaneAgent {
   }
 
   /** The layer in charge of the picture now and its evidence, in the order `decide` consults them. */
-  explain(screen: () => string): AgentExplanation {
+  explain(look: PaneLook): AgentExplanation {
     const base = {
       ...(this.detected ? { detected: this.detected } : {}),
       ...(this.foregroundPgid === undefined ? {} : { foregroundPgid: this.foregroundPgid }),
       state: this.reported.state,
+      ...(this.held === undefined ? {} : { held: this.held }),
     };
     const hook = this.hooks.currentWithSource;
-    if (hook) {
+    const statusNewer = hook !== undefined && this.status !== undefined && this.status.at > hook.claim.at && this.status.state !== hook.claim.state;
+    if (hook && !statusNewer) {
       const { agent, state, message } = hook.claim;
       return { ...base, decidedBy: 'hook', hook: { source: hook.source, agent, state, ...(message ? { message } : {}) } };
     }
@@ -212,8 +371,13 @@ export class PaneAgent {
       const { state, app, message } = this.status;
       return { ...base, decidedBy: 'status', status: { state, ...(app ? { app } : {}), ...(message ? { message } : {}) } };
     }
-    const rules = this.detected ? explainScreen(this.detected, screen()) : undefined;
+    const rules = this.detected ? explainScreen(this.detected, look.screen(), look.title()) : undefined;
     return rules ? { ...base, decidedBy: 'screen', screen: rules } : { ...base, decidedBy: 'nothing' };
+  }
+
+  /** Whether the detected agent left the foreground and only lingers (its pane's shell may be in front). */
+  get lingering(): boolean {
+    return this.lingerUntil !== undefined;
   }
 
   /** The detected agent while it is in front (not one lingering after it left). */
@@ -246,6 +410,16 @@ export class PaneAgent {
     if (front === undefined || front === binding.shellPgid) return 'holds';
     return { to: 'group', pgid: front };
   };
+}
+
+/** A picture as decided, and when to look again (a held state's end). */
+interface Decided {
+  picture: AgentPicture;
+  recheckAt?: number;
+}
+
+function earliest(a: number | undefined, b: number): number {
+  return a === undefined ? b : Math.min(a, b);
 }
 
 export function samePicture(a: AgentPicture, b: AgentPicture): boolean {

@@ -17,7 +17,13 @@ export type Condition =
   /** From the first "do you want" (else "would you like") on, the text has "yes" or "❯". */
   | { confirmation: true }
   /** Claude: only the text above its prompt box (docs/protocol.md §10.2). */
-  | { abovePromptBox: Condition };
+  | { abovePromptBox: Condition }
+  /** A line that matches, right below a rule line (only `─`, `━` or `═`, 20 or more): an input box's first line. */
+  | { framed: RegExp }
+  /** The window title the program set (OSC 0/2) matches. */
+  | { title: RegExp }
+  /** The condition does not hold. */
+  | { not: Condition };
 
 export interface Rule {
   state: Exclude<AgentState, 'unknown'>;
@@ -33,11 +39,47 @@ export interface AgentTable {
   /** npm packages whose scripts are the agent, for `node …/node_modules/<package>/cli.js`. */
   packages?: string[];
   rules: Rule[];
-  /** `unknown` for an agent without screen rules (process detection only): its hooks or status tell the state. */
-  otherwise: AgentState;
+  /**
+   * The state of a screen no rule matched. Absent for the CLIs whose every state has a rule
+   * from their real screens (idle only once their input is drawn): such a screen keeps the
+   * state before it for a frame's gap (a screen between two frames) and is `unknown` after
+   * (docs/protocol.md §10.2). `unknown` for an agent without screen rules (process detection
+   * only): its hooks or status tell the state.
+   */
+  otherwise?: AgentState;
   /** A raw `idle` right after `working` stays `working` until this long after the last raw `working`. */
   holdWorkingMs?: number;
+  /**
+   * A raw `idle` right after `working` counts once the screen stayed unchanged this long (at most
+   * ten times as long): opencode draws the end of its turn, then its answer's text in a later frame.
+   */
+  idleQuietMs?: number;
+  /** It reads keys in raw mode once its input runs: a drawn prompt is not idle while the terminal is still canonical. */
+  rawInput?: boolean;
+  /**
+   * Its first idle counts once it held this long: a CLI that flicks working → idle while it
+   * finishes starting (codex starting its MCP server) is not ready before that.
+   */
+  readySettleMs?: number;
+  /** How it takes a prompt (prompt-submission.ts); the defaults otherwise. */
+  submit?: {
+    enterDelayMs?: number;
+    pasteEnterDelayMs?: number;
+    /** Every prompt as a bracketed paste (when the CLI turned it on): codex holds fast typed keys, and Enter with them, as a paste of its own. */
+    paste?: boolean;
+    /** Where its input box is, to see whether the typed text is still in it. */
+    input?: InputBox;
+  };
 }
+
+/** Where a CLI's input box is on its screen; its text is what group 1 of the pattern takes. */
+export type InputBox =
+  /** The last line that matches (gemini's ` > text`). */
+  | { lastLine: RegExp }
+  /** The lines between the last two rule lines, joined by a space (claude's `❯ text`, pi's editor). */
+  | { betweenRules: RegExp }
+  /** The lines right above the last line matching `above`, as long as they match `edge` (opencode's `┃  text` above its agent row). */
+  | { above: RegExp; edge: RegExp };
 
 const has = (...patterns: string[]): Condition =>
   patterns.length === 1 ? { has: patterns[0] ?? '' } : { any: patterns.map((p) => ({ has: p })) };
@@ -49,8 +91,8 @@ const interrupt: Condition = any(has('esc to interrupt', 'ctrl+c to interrupt'),
 /** The common working hint, for CLIs whose offline start never showed their working screen. */
 const interruptHint: Condition = has('esc to interrupt', 'ctrl+c to interrupt');
 
-/** opencode's screen, which kilo (a fork of it) shares: its permission dialog, and "esc interrupt" while it works. */
-const OPENCODE_RULES: Rule[] = [
+/** kilo's screen (a fork of opencode): its permission dialog, and "esc interrupt" while it works. */
+const KILO_RULES: Rule[] = [
   { state: 'blocked', when: has('△ Permission required') },
   { state: 'working', when: interrupt },
 ];
@@ -64,16 +106,28 @@ const processOnly = (agent: AgentName, names: string[], namePatterns?: RegExp[])
   otherwise: 'unknown',
 });
 
-/** A spinner glyph, a space, and a line with `…` and an alphanumeric ("✻ Thinking…"). */
-const CLAUDE_SPINNER = /^[✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❇❈❉❊❋✢✣✤✥✦✧✨⊛⊕⊙◉◎◍⁂⁕※⍟☼★☆] (?=.*…)(?=.*[A-Za-z0-9])/u;
+/**
+ * A spinner glyph (claude 2.1 turns through `*` and `·` too), a space, a word, and `…` at the end or
+ * before its timer ("✻ Thinking…", "* Puzzling… (3s · esc to interrupt)"); not a bullet of an answer.
+ */
+const CLAUDE_SPINNER = /^[✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❇❈❉❊❋✢✣✤✥✦✧✨⊛⊕⊙◉◎◍⁂⁕※⍟☼★☆*·] (?=.*[A-Za-z0-9]).*…(?:\s*\(.*\))?\s*$/u;
 
 export const AGENT_TABLES: readonly AgentTable[] = [
   {
     agent: 'pi',
     names: ['pi'],
     packages: ['@mariozechner/pi-coding-agent'],
-    rules: [{ state: 'working', when: has('Working...') }],
-    otherwise: 'idle',
+    rules: [
+      // An extension's select dialog (`ctx.ui.select`: the permission gates people write), drawn under a spinner still
+      // turning (screens/pi-permission-menu.blocked).
+      { state: 'blocked', when: all(has('↑↓ navigate'), has('enter select')) },
+      { state: 'working', when: has('Working...') },
+      // Its footer below the editor: context use of the model (`0.0%/128k (auto)`), drawn once its input runs.
+      { state: 'idle', when: { line: /\d+(?:\.\d+)?%\/\d+(?:\.\d+)?[km]? \(/ } },
+    ],
+    // A frame left by an earlier run shows the same footer: it is pi's only once its terminal is raw.
+    rawInput: true,
+    submit: { input: { betweenRules: /^(.*)$/s } },
   },
   {
     agent: 'claude',
@@ -91,16 +145,22 @@ export const AGENT_TABLES: readonly AgentTable[] = [
       { state: 'blocked', when: has('press enter to continue') },
       { state: 'working', when: { abovePromptBox: has('esc to interrupt', 'ctrl+c to interrupt') } },
       { state: 'working', when: { abovePromptBox: { line: CLAUDE_SPINNER } } },
-      // The hint line below the prompt box while a request runs or retries (screens/claude-retrying.working).
-      { state: 'working', when: { line: /^\s*esc to interrupt(?: ·|$)/ } },
+      // The hint line below the prompt box while a request runs or retries (screens/claude-retrying.working), also
+      // after its mode (`⏸ manual mode on · esc to interrupt`).
+      { state: 'working', when: { line: /^\s*(?:\S.* · )?esc to interrupt(?: ·|$)/ } },
+      // Its prompt box: `❯` right below a rule line (screens/claude-prompt.idle); before it is drawn, nothing.
+      { state: 'idle', when: { framed: /^❯(?:\s|$)/ } },
     ],
-    otherwise: 'idle',
     holdWorkingMs: 1200,
+    rawInput: true,
+    submit: { enterDelayMs: 50, input: { betweenRules: /^❯\s?(.*)$/s } },
   },
   {
     agent: 'codex',
     names: ['codex'],
     packages: ['@openai/codex'],
+    // codex 0.171 reports its own state (OSC 7501: idle, working, blocked, done) from its session's start; these
+    // rules read its screen before that, and its dialogs it does not report.
     rules: [
       {
         state: 'blocked',
@@ -109,9 +169,17 @@ export const AGENT_TABLES: readonly AgentTable[] = [
       { state: 'blocked', when: confirmation },
       // First start: the sign-in menu waits for a choice (screens/codex-sign-in.blocked.txt).
       { state: 'blocked', when: all(has('press enter to continue'), { line: /^> \d+\. / }) },
-      { state: 'working', when: interrupt },
+      // Its other dialogs: a model's migration, hooks to review, a task still running at Ctrl-C (screens/codex-*.blocked).
+      { state: 'blocked', when: all({ line: /^\s*› \d+\. / }, has('enter/esc confirm', 'enter confirm · esc skip', 'enter select · esc back')) },
+      { state: 'working', when: { line: /^\s*[•◦] (?:Working|Reconnecting\.\.\. \d+\/\d+) \(/u } },
+      { state: 'working', when: has('esc to interrupt', 'ctrl+c to interrupt') },
+      // Its composer with the model and folder line under it: the session is configured (the same frame as its first
+      // idle report); the composer alone shows while it still loads (screens/codex-start-loading.unknown).
+      { state: 'idle', when: all({ line: /^› / }, { line: /^ {2}\S[^·]* · \/\S*/u }) },
     ],
-    otherwise: 'idle',
+    rawInput: true,
+    readySettleMs: 700,
+    submit: { paste: true, input: { lastLine: /^› (.*)$/ } },
   },
   {
     agent: 'gemini',
@@ -127,8 +195,15 @@ export const AGENT_TABLES: readonly AgentTable[] = [
       // A dialog's text field (the API key); its "Esc to cancel" is not the working hint.
       { state: 'blocked', when: has('press enter to submit') },
       { state: 'working', when: has('esc to cancel') },
+      // Hooks running: their names can push the hint off the spinner line (screens/gemini-streaming-executing-hooks).
+      { state: 'working', when: { line: /^\s*[\u2800-\u28ff] Executing Hooks?:/ } },
+      // Its footer under the input box, drawn once it takes input; a frame it draws in two writes has none between them
+      // (screens/gemini-partial-frame-mid-stream.working).
+      { state: 'idle', when: has('workspace (/directory)') },
     ],
-    otherwise: 'idle',
+    rawInput: true,
+    // An Enter within 30 ms of typed text is a newline to it, and one handled before it drew the text is nothing.
+    submit: { enterDelayMs: 50, pasteEnterDelayMs: 250, input: { lastLine: /^ > (.*)$/ } },
   },
   {
     agent: 'cursor',
@@ -163,8 +238,20 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     agent: 'opencode',
     names: ['opencode', 'opencode2', 'open-code'],
     packages: ['opencode-ai'],
-    rules: OPENCODE_RULES,
-    otherwise: 'idle',
+    rules: [
+      // Its dialogs: the permission question and "always allow"'s confirmation, a row of buttons (screens/opencode-permission.blocked).
+      { state: 'blocked', when: has('△ Permission required', '△ Always allow') },
+      { state: 'blocked', when: all(has('⇆ select'), has('enter confirm')) },
+      // The footer's hint while it works, not the words anywhere (a transcript saying "interrupt" is not work).
+      { state: 'working', when: { line: /^\s*[⬝■]+\s+esc (?:again to )?interrupt\b/u } },
+      // Its input box with the agent and model row and the box's bottom edge: drawn once it takes input
+      // (the alternate screen stays blank for seconds before, screens/opencode-start-blank).
+      { state: 'idle', when: all({ line: /^\s*┃ {2}\S+ · \S/u }, has('╹▀')) },
+    ],
+    rawInput: true,
+    // Its answer's text comes 10–50 ms after the frame that ends its turn (docs/agents.md).
+    idleQuietMs: 100,
+    submit: { input: { above: /^\s*┃ {2}\S+ · \S/u, edge: /^\s*┃(?: {2}(.*))?$/u } },
   },
   {
     agent: 'copilot',
@@ -223,14 +310,27 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     names: ['qwen', 'qwen-code', 'qwen code'],
     packages: ['@qwen-code/qwen-code'],
     rules: [
+      // Its permission menu: `› 1. Yes, allow once` with no box edge, the spinner line below it saying so
+      // (screens/qwen-permission-shell.blocked).
+      { state: 'blocked', when: has('waiting for user confirmation') },
+      { state: 'blocked', when: { line: /^\s*› \d+\. / } },
       { state: 'blocked', when: confirmation },
       // A dialog's hint: the provider list, the API key and model fields (screens/qwen-provider, qwen-api-key, …).
       { state: 'blocked', when: has('esc to go back') },
       // A dialog's selected choice without a hint: the first start's sign-in menu (screens/qwen-auth, qwen-connect-provider).
       { state: 'blocked', when: { line: /^\s*│ › \S/ } },
       { state: 'working', when: has('esc to cancel') },
+      { state: 'working', when: has('Initializing...') },
+      // A prompt it took while starting, shown in its footer for a moment (screens/qwen-prompt-queued.working).
+      { state: 'working', when: { line: /⏳ \d+ queued/u } },
+      // Its mode line under the input box, drawn once it takes input (a frame is drawn top down: a half-drawn
+      // one lacks it as it lacks the spinner), and the hints that replace it for a moment.
+      { state: 'idle', when: has('(shift + tab to cycle)', '(tab to cycle)', 'press ctrl+c again to exit', 'press esc again to clear') },
+      // The footer of the versions before 0.2x (screens/qwen-api-error.idle, 0.15.10).
+      { state: 'idle', when: has('? for shortcuts') },
     ],
-    otherwise: 'idle',
+    rawInput: true,
+    submit: { input: { betweenRules: /^>\s?(.*)$/s } },
   },
   {
     agent: 'letta',
@@ -249,7 +349,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     names: ['kilo', 'kilocode', 'kilo-code', 'kilo code'],
     packages: ['@kilocode/cli'],
     // A fork of opencode: the same screen ("esc interrupt" while a request runs, screens/kilo-thinking.working).
-    rules: OPENCODE_RULES,
+    rules: KILO_RULES,
     otherwise: 'idle',
   },
   {

@@ -20,10 +20,14 @@ export interface SignalListener {
 
 const ESC = 0x1b;
 const STATUS_QUERY = `\x1b]${STATUS_OSC};?`;
+const STATUS_QUERY_BYTES = Buffer.from(STATUS_QUERY, 'latin1');
+const BEL = 0x07;
 
 export class TerminalSignals {
   /** A status query was parsed; its answer waits to learn the terminator it used. */
   private queryPending = false;
+  /** The terminators of the status queries in the piece being parsed, in order, found before it is parsed. */
+  private readonly queryTerminators: string[] = [];
   private readonly shell = new ShellIntegration();
   private readonly kitty = new KittyNotifications();
   private readonly rate = new RateLimit();
@@ -31,8 +35,13 @@ export class TerminalSignals {
   constructor(term: Terminal, private readonly listener: SignalListener) {
     const parser = term.parser;
     parser.registerOscHandler(STATUS_OSC, (data) => {
-      if (isStatusQuery(data)) this.queryPending = true;
-      else {
+      if (isStatusQuery(data)) {
+        // Answered now when the piece showed its terminator: before the program's next query (its DA1
+        // to end a round of probes, claude's) is answered, or it takes the status for unsupported.
+        const terminator = this.queryTerminators.shift();
+        if (terminator === undefined) this.queryPending = true;
+        else this.listener.answer(STATUS_QUERY + terminator);
+      } else {
         const status = parseProgramStatus(data);
         if (status) listener.status(status);
       }
@@ -57,6 +66,18 @@ export class TerminalSignals {
     parser.registerOscHandler(777, (data) => this.notify(osc777Notification(data)));
     parser.registerOscHandler(99, (data) => this.notify(this.kitty.accept(data)));
     term.onBell(() => this.notify({ notification: 'bell' }));
+  }
+
+  /** Before a piece of output is parsed: the terminators of the status queries it holds whole. */
+  beforeParse(chunk: Uint8Array): void {
+    this.queryTerminators.length = 0;
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    for (let at = bytes.indexOf(STATUS_QUERY_BYTES); at >= 0; at = bytes.indexOf(STATUS_QUERY_BYTES, at + 1)) {
+      const end = at + STATUS_QUERY_BYTES.length;
+      if (bytes[end] === BEL) this.queryTerminators.push('\x07');
+      else if (bytes[end] === ESC && bytes[end + 1] === 0x5c) this.queryTerminators.push('\x1b\\');
+      else break; // split across pieces: the deferred answer below learns it
+    }
   }
 
   /** After each piece of output is parsed: a pending query ended with BEL, unless the piece stopped between ESC and `\`. */

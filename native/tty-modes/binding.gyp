@@ -1,0 +1,8 @@
+{
+  "targets": [
+    {
+      "target_name": "tty_modes",
+      "sources": ["tty-modes.c"]
+    }
+  ]
+}
