@@ -33,6 +33,7 @@ import { watchScenario } from './scenarios/watch.js';
 import { webScenario } from './scenarios/web.js';
 import { turnsScenario } from './scenarios/turns.js';
 import { rulesScenario } from './scenarios/rules.js';
+import { realFleetScenario } from './scenarios/real-fleet.js';
 
 /** `quick: false`: left out of --quick unless asked for with --only. */
 const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): Promise<ScenarioResult> }> = [
@@ -55,6 +56,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'web', run: webScenario },
   { id: 'turns', run: turnsScenario },
   { id: 'rules', run: rulesScenario },
+  { id: 'real-fleet', run: realFleetScenario },
 ];
 
 interface Options {

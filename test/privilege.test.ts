@@ -69,6 +69,21 @@ describe('isolation and privilege', () => {
     }
   });
 
+  it('a pane is a terminal even when the server runs in a CI job: CI markers stay out unless a client sets them', async () => {
+    const server = await startServer({ env: { CI: 'true', CONTINUOUS_INTEGRATION: '1', CI_JOB_ID: '42', CIRCLE: 'kept' } });
+    try {
+      const script = 'env | grep -E "^(CI|CONTINUOUS_INTEGRATION|CI_[A-Z_]*|CIRCLE)=" | sort; echo END; exec sleep 600';
+      const inherited = await readUntil(server, (await newWorkspace(server, { command: ['/bin/sh', '-c', script] })).paneId, (t) => t.includes('END'));
+      assert.match(inherited, /^CIRCLE=kept$/m);
+      assert.doesNotMatch(inherited, /^(CI|CONTINUOUS_INTEGRATION|CI_JOB_ID)=/m);
+      const asked = await readUntil(server, (await newWorkspace(server, { env: { CI: '1' }, command: ['/bin/sh', '-c', script] })).paneId, (t) => t.includes('END'));
+      assert.match(asked, /^CI=1$/m);
+      assert.doesNotMatch(asked, /^CI_JOB_ID=/m);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("a client's env cannot override or shadow HERDR_*", async () => {
     const server = await startServer();
     try {

@@ -157,6 +157,11 @@ describe('result and event schemas', () => {
       await check('worktree.create', made);
       await check('worktree.open', client.worktree.open({ cwd: repo, branch: 'schemas' }));
       await check('worktree.remove', client.worktree.remove({ workspace_id: (await made).workspace.stable_id }));
+      // integration.*: a HOME of the test's own.
+      const home = join(server.dir, 'home');
+      await check('integration.install', client.integration.install({ target: 'pi', home }));
+      await check('integration.list', client.integration.list({ home }));
+      await check('integration.uninstall', client.integration.uninstall({ target: 'pi', home }));
       const made2 = client.tab.create({ workspace_id: ws, cwd: server.dir, label: 'second', focus: true });
       await check('tab.create', made2);
       const tab = (await made2).tab.tab_id;

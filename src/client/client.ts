@@ -162,6 +162,7 @@ export class HerdrClient {
   readonly tab: MethodGroup<'tab'>;
   readonly approvals: MethodGroup<'approvals'>;
   readonly rules: MethodGroup<'rules'>;
+  readonly integration: MethodGroup<'integration'>;
   private readonly keepAlive: boolean;
   private connection: Promise<HerdrConnection> | undefined;
 
@@ -181,6 +182,7 @@ export class HerdrClient {
     this.tab = methodGroup('tab', call);
     this.approvals = methodGroup('approvals', call);
     this.rules = methodGroup('rules', call);
+    this.integration = methodGroup('integration', call);
   }
 
   ping(): Promise<MethodResults['ping']> {

@@ -49,10 +49,20 @@ export interface PaneEnvIds {
   tabStableId: string;
 }
 
-/** The server's environment, the client's additions, then the HERDR_* values nobody overrides. */
+/**
+ * The variables by which programs tell a CI job from a person (the `is-in-ci` convention:
+ * `CI`, `CONTINUOUS_INTEGRATION`, any `CI_*`). A pane is an interactive terminal even when
+ * the server runs in a CI job, and an Ink TUI that sees one of them draws nothing or exits
+ * (gemini-cli exits 42), so a pane does not inherit them from the server; a client may still set them.
+ */
+function marksCiJob(name: string): boolean {
+  return name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_');
+}
+
+/** The server's environment (less its CI markers), the client's additions, then the HERDR_* values nobody overrides. */
 export function paneEnvironment(clientEnv: Record<string, string> | undefined, ids: PaneEnvIds): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !marksCiJob(name)) env[name] = value;
   env.TERM = 'xterm-256color';
   Object.assign(env, clientEnv);
   env.HERDR_ENV = '1';

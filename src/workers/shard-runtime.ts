@@ -24,6 +24,7 @@ import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
 import { PromptSubmission } from './agents/prompt-submission.js';
 import { submitProfileOf } from './agents/detect.js';
 import { endMarkedProcesses, hangUpPanes } from '../os/pane-processes.js';
+import { groupCpu } from '../os/group-cpu.js';
 import { BlockFile } from './persistence/block-file.js';
 import { readRestoredRows } from './persistence/restore-rows.js';
 import { lowerProcessSessionPriority } from './thread-priority.js';
@@ -167,6 +168,10 @@ export class ShardRuntime {
         screen: () => pane.visibleText(),
         busyCount: () => agent.busyCount,
         state: () => agent.state,
+        cpu: () => {
+          const group = agent.foregroundGroup;
+          return group === undefined ? undefined : groupCpu(group);
+        },
       };
       const submission = new PromptSubmission(target, params.text, ENTER, submitProfileOf(agent.detected), params.stallMs, this.clock, (result) => {
         this.submissions.delete(pane.uid);

@@ -79,7 +79,7 @@ export function addAgentCommands(program: Command): void {
       .command('prompt')
       .argument('<target>')
       .argument('<text...>')
-      .description('a prompt as a turn: written (text and Enter in one write) when the agent is ready, queued while it is busy or blocked; answers with the turn; with --wait, when that turn ends')
+      .description('a prompt as a turn: submitted as its CLI takes one (typed, seen, Enter, seen taken) when the agent is ready, queued while it is busy or blocked; answers with the turn; with --wait, when that turn ends')
       .option('--wait', 'wait until the agent is idle, done or blocked again (or --until)')
       .option('--key <key>', 'a client key: a retry with the same key returns the same turn and types nothing')
       .option('--until <status>', `wait for this status (repeatable): ${AGENT_STATUSES.join(' | ')}`, collectStatus)

@@ -99,6 +99,11 @@ export function readySettleOf(agent: AgentName): number | undefined {
   return TABLES.get(agent)?.readySettleMs;
 }
 
+/** How long the agent's first idle waits for its own status report (its table's `readyOnStatusMs`). */
+export function readyOnStatusOf(agent: AgentName): number | undefined {
+  return TABLES.get(agent)?.readyOnStatusMs;
+}
+
 /** Whether the agent has screen rules (not one known by its process only). */
 export function hasScreenRules(agent: AgentName): boolean {
   return (TABLES.get(agent)?.rules.length ?? 0) > 0;

@@ -13,7 +13,7 @@ import type { AgentName } from '../../protocol/objects.js';
 import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { ProgramStatus } from '../signals/program-status.js';
 import { findMenu } from '../../protocol/menu.js';
-import { StateTracker, agentOfProcess, explainScreen, hasScreenRules, knownAgent, readySettleOf, screenState } from './detect.js';
+import { StateTracker, agentOfProcess, explainScreen, hasScreenRules, knownAgent, readyOnStatusOf, readySettleOf, screenState } from './detect.js';
 import { type Binding, type BindingCheck, HookAuthority } from './hook-authority.js';
 
 /** How long an agent that left the foreground keeps the pane (its final `idle` must be seen). */
@@ -28,6 +28,26 @@ const STATUS_PROBE_REUSE_MS = 50;
 export const BLOCKED_MENU_GRACE_MS = 1500;
 /** A hook or status saying idle waits this long at most for the screen to stop showing work. */
 export const STATUS_SCREEN_AGREE_MS = 3000;
+/**
+ * While an agent's first idle waits for its status (readySettle), its program is looked at this
+ * often; asleep at two looks in a row, using under READY_QUIET_CPU_SHARE of a core between them,
+ * it has finished starting and reads keys, status or not (a version that reports none).
+ */
+const READY_QUIET_LOOK_MS = 300;
+const READY_QUIET_CPU_SHARE = 0.05;
+/** USER_HZ: the clock ticks of /proc in a second. */
+const TICKS_PER_SECOND = 100;
+
+/** The detected agent's first idle, held until it settled (readySettle). */
+interface Settling {
+  agent: AgentName | undefined;
+  idleSince: number | undefined;
+  ready: boolean;
+  /** It was seen working or blocked: past its start. */
+  worked: boolean;
+  /** The program in front at the last look while waiting for its status (programAsleep). */
+  lastLook: { at: number; ticks: number; asleep: boolean } | undefined;
+}
 
 /** What the agent layer looks at in a pane, read only when needed. */
 export interface PaneLook {
@@ -101,8 +121,9 @@ export class PaneAgent {
   private hookWorkIdleSince: number | undefined;
   /** When a hook or status first said idle while the screen still showed work (screenAgrees). */
   private reportIdleSince: number | undefined;
-  /** The detected agent's first idle, held until it settled (readySettle). */
-  private settling: { agent: AgentName | undefined; idleSince: number | undefined; ready: boolean } = { agent: undefined, idleSince: undefined, ready: false };
+  /** Since when (ms since the epoch, as report times are) the screen rules have read work (screenAgrees). */
+  private screenWorkSince: number | undefined;
+  private settling: Settling = { agent: undefined, idleSince: undefined, ready: false, worked: false, lastLook: undefined };
   /** Never yet: the clock's zero is the thread's start, not a time long past. */
   lastProcessCheck = -Infinity;
 
@@ -195,7 +216,9 @@ export class PaneAgent {
     // into the shell, it started and reported within the reuse window): stamped with it, the status
     // would be dropped at the next look as "its program left".
     if (now - this.lastProcessCheck >= STATUS_PROBE_REUSE_MS || this.foregroundPgid === this.pid) this.checkProcess(now);
-    this.status = { ...status, pgid: this.foregroundPgid, at: Date.now() };
+    // `at` is when it began saying this: a program repeating its status is not saying something new.
+    const same = this.status !== undefined && this.status.state === status.state && this.status.pgid === this.foregroundPgid;
+    this.status = { ...status, pgid: this.foregroundPgid, at: same && this.status ? this.status.at : Date.now() };
   }
 
   /**
@@ -255,23 +278,36 @@ export class PaneAgent {
    * A turn ends when its answer is on the screen: a hook or status that says idle while the
    * screen rules still read work (claude reports `done` before its last frame, and between a
    * tool's end and its next model request) keeps the pane working until the screen agrees, or
-   * for STATUS_SCREEN_AGREE_MS at most.
+   * for STATUS_SCREEN_AGREE_MS at most. Work the screen began after that report is believed
+   * until the agent reports again: a CLI starved of CPU in a busy fleet draws its spinner
+   * seconds before it tells its status (Claude Code, 20 agents on 2 cores).
    */
   private screenAgrees(decided: Decided, look: PaneLook, now: number): Decided {
     const { picture } = decided;
     const agent = this.detected;
-    if (picture.source === 'screen' || picture.state !== 'idle' || agent === undefined || !hasScreenRules(agent)) {
+    const screenWorks = agent !== undefined && hasScreenRules(agent) && picture.source !== 'screen' && screenState(agent, look.screen(), look.title()) === 'working';
+    if (!screenWorks) this.screenWorkSince = undefined;
+    else this.screenWorkSince ??= Date.now();
+    if (!screenWorks || picture.state !== 'idle') {
       this.reportIdleSince = undefined;
       return decided;
     }
-    if (screenState(agent, look.screen(), look.title()) !== 'working') {
-      this.reportIdleSince = undefined;
-      return decided;
+    const reportedAt = this.reportTime();
+    if (this.screenWorkSince !== undefined && reportedAt !== undefined && this.screenWorkSince > reportedAt) {
+      this.held = `its ${picture.source ?? 'report'} says idle, but its screen began to show work after that report`;
+      return { ...decided, picture: { ...picture, state: 'working' } };
     }
     const since = (this.reportIdleSince ??= now);
     if (now - since >= STATUS_SCREEN_AGREE_MS) return decided;
     this.held = `its ${picture.source ?? 'report'} says idle, but its screen still shows work (up to ${STATUS_SCREEN_AGREE_MS} ms)`;
     return { picture: { ...picture, state: 'working' }, recheckAt: earliest(decided.recheckAt, since + STATUS_SCREEN_AGREE_MS) };
+  }
+
+  /** When the report in charge was made (ms since the epoch): the program's status, else its hook's claim. */
+  private reportTime(): number | undefined {
+    const claim = this.hooks.current;
+    if (claim && !(this.status && this.status.at > claim.at && this.status.state !== claim.state)) return claim.at;
+    return this.status?.at;
   }
 
   /**
@@ -296,26 +332,50 @@ export class PaneAgent {
   }
 
   /**
-   * The first idle of an agent whose table asks for it (`readySettleMs`: codex) counts once it held
-   * that long, so that a prompt is not written into the working → idle flick it makes while it
-   * finishes starting. Once reported idle, the agent is ready for good.
+   * The first idle of an agent whose table asks for it counts once it held `readySettleMs`
+   * (codex: a prompt is not written into the working → idle flick it makes while it finishes
+   * starting) and once the program reported its own status, `readyOnStatusMs` at most (Claude
+   * Code reads keys from then on). Once reported idle, the agent is ready for good.
    */
   private readySettle(decided: Decided, now: number): Decided {
     const agent = this.detected;
-    if (agent !== this.settling.agent) this.settling = { agent, idleSince: undefined, ready: false };
+    if (agent !== this.settling.agent) this.settling = { agent, idleSince: undefined, ready: false, worked: false, lastLook: undefined };
+    if (decided.picture.state === 'working' || decided.picture.state === 'blocked') this.settling.worked = true;
     const settle = agent === undefined ? undefined : readySettleOf(agent);
-    if (settle === undefined || this.settling.ready) return decided;
+    // An agent that already worked or asked is past its start: its status is not waited for.
+    const statusWait = agent === undefined || this.status !== undefined || this.settling.worked ? undefined : readyOnStatusOf(agent);
+    if ((settle === undefined && statusWait === undefined) || this.settling.ready) return decided;
     if (decided.picture.state !== 'idle') {
       this.settling.idleSince = undefined;
       return decided;
     }
     const since = (this.settling.idleSince ??= now);
-    if (now - since >= settle) {
+    const settled = since + (settle ?? 0);
+    const statusWaitOver = statusWait === undefined || now >= since + statusWait || this.programAsleep(now);
+    if (now >= settled && statusWaitOver) {
       this.settling.ready = true;
       return decided;
     }
-    this.held = `its first idle counts once it held ${settle} ms (it may still be finishing its start)`;
-    return { picture: { ...decided.picture, state: 'unknown' }, recheckAt: earliest(decided.recheckAt, since + settle) };
+    this.held = statusWaitOver
+      ? `its first idle counts once it held ${settle} ms (it may still be finishing its start)`
+      : `its prompt is drawn, but it reads keys once it reports its status or goes quiet (up to ${statusWait} ms)`;
+    const recheck = statusWaitOver ? settled : Math.max(settled, Math.min(now + READY_QUIET_LOOK_MS, since + (statusWait ?? 0)));
+    return { picture: { ...decided.picture, state: 'unknown' }, recheckAt: earliest(decided.recheckAt, recheck) };
+  }
+
+  /**
+   * Whether the program in front has been asleep, and next to idle on the CPU, since the last
+   * look (READY_QUIET_*): a starved CLI is runnable, or busy, until it finished starting.
+   */
+  private programAsleep(now: number): boolean {
+    const stat = this.foregroundPgid === undefined ? undefined : readProcStat(this.foregroundPgid);
+    if (stat === undefined) return false;
+    const look = { at: now, ticks: stat.utimeTicks + stat.stimeTicks, asleep: stat.state !== 'R' };
+    const last = this.settling.lastLook;
+    if (last !== undefined && now - last.at < READY_QUIET_LOOK_MS) return false;
+    this.settling.lastLook = look;
+    if (last === undefined || !last.asleep || !look.asleep) return false;
+    return (look.ticks - last.ticks) / TICKS_PER_SECOND < ((now - last.at) / 1000) * READY_QUIET_CPU_SHARE;
   }
 
   private decide(look: PaneLook, now: number): { picture: AgentPicture; recheckAt?: number } {

@@ -15,6 +15,7 @@ import type { AgentState } from '../../protocol/objects.js';
 import type { ResolvedKey } from '../../protocol/keys.js';
 import type { SubmitResult } from '../../protocol/thread.js';
 import type { Clock, Timer } from '../clock.js';
+import type { GroupCpu } from '../../os/group-cpu.js';
 
 /** How a CLI takes a submission (rules.ts gives each CLI's; DEFAULT_SUBMIT otherwise). */
 export interface SubmitProfile {
@@ -32,10 +33,21 @@ export const DEFAULT_SUBMIT: SubmitProfile = { enterDelayMs: 30, pasteEnterDelay
 
 /** The text is looked for on the screen this long; then Enter goes anyway (a CLI may show a long paste as "[Pasted text]"). */
 const ECHO_WAIT_MS = 1500;
+/** …this long for a CLI whose input box is read, and longer while it is busy on the CPU (BUSY_CPU_SHARE). */
+const BOX_ECHO_WAIT_MS = 3000;
 /** An Enter that moved nothing and left the text in the input box is pressed again after this long… */
 const ENTER_AGAIN_AFTER_MS = 700;
 /** …this many times in all. */
 const MAX_ENTERS = 3;
+/**
+ * A CLI that used this share of a core since the last look is still at work on the keys, not
+ * ignoring them: a starved one in a busy fleet (Claude Code, 20 agents on 2 cores) takes
+ * seconds to act on an Enter. Its stall window stretches, to STALL_STRETCH times at most.
+ */
+const BUSY_CPU_SHARE = 0.05;
+const STALL_STRETCH = 6;
+/** USER_HZ: the clock ticks of /proc in a second. */
+const TICKS_PER_SECOND = 100;
 /** Shorter than this, the text is not told from what was on the screen (`y`, `1`). */
 const MIN_HEAD = 4;
 /** Enough to know the line, short enough not to wrap in a narrow input box. */
@@ -59,6 +71,8 @@ export interface SubmissionTarget {
   /** How many times the agent turned working or blocked (agent-checks.ts). */
   busyCount(): number;
   state(): AgentState;
+  /** The CPU use of the agent's process group so far; undefined when it cannot be read. */
+  cpu(): GroupCpu | undefined;
 }
 
 function count(haystack: string, needle: string): number {
@@ -83,6 +97,9 @@ export class PromptSubmission {
   private firstEnterAt = 0;
   private enters = 0;
   private busyAtEnter = 0;
+  private typedAt = 0;
+  /** The agent's CPU ticks and the clock when they were last read (stillBusy). */
+  private lastCpu: { ticks: number; at: number } | undefined;
 
   constructor(
     private readonly target: SubmissionTarget,
@@ -99,9 +116,23 @@ export class PromptSubmission {
   }
 
   start(): void {
+    this.typedAt = this.clock.now();
     this.target.write(this.text, [], this.paste);
-    this.after(ECHO_WAIT_MS, () => this.pressEnter());
+    this.after(this.profile.input ? BOX_ECHO_WAIT_MS : ECHO_WAIT_MS, () => this.echoWaitOver());
     this.look();
+  }
+
+  /**
+   * The text has not shown: Enter anyway (a CLI may show a long paste as a placeholder), unless
+   * the CLI is still busy on the CPU, most likely with these keys: typing it again could double it.
+   */
+  private echoWaitOver(): void {
+    if (this.phase !== 'echo') return;
+    const now = this.clock.now();
+    const busy = this.stillBusy(now);
+    // The first look at its CPU is the mark the next one is measured from.
+    if ((busy === undefined || busy) && now - this.typedAt < this.stallMs * STALL_STRETCH) return this.after(ENTER_AGAIN_AFTER_MS, () => this.echoWaitOver());
+    this.pressEnter();
   }
 
   /** The pane's screen or its agent's state changed. */
@@ -145,12 +176,35 @@ export class PromptSubmission {
     if (this.target.busyCount() > this.busyAtEnter) return this.finish(true, 'state');
     const input = this.profile.input?.(this.target.screen());
     const stillTyped = this.head !== undefined && input !== undefined && flat(input).includes(this.head);
-    if (input !== undefined && this.head !== undefined && !stillTyped) return this.finish(true, 'input');
+    // The box letting go counts only for text seen in it: text never drawn was never in it.
+    if (input !== undefined && this.head !== undefined && this.echoedAt !== undefined && !stillTyped) return this.finish(true, 'input');
     if (!timedOut) return;
-    if (stillTyped && this.enters < MAX_ENTERS && this.target.state() === 'idle') return this.pressEnter();
-    const left = this.firstEnterAt + this.stallMs - this.clock.now();
-    if (left > 0) return this.after(left, () => this.confirm(true));
+    const now = this.clock.now();
+    // A CLI still busy on the CPU has not got to the last Enter yet: another would only queue behind it.
+    const busy = this.stillBusy(now);
+    if (stillTyped && busy !== true && this.enters < MAX_ENTERS && this.target.state() === 'idle') return this.pressEnter();
+    const waited = now - this.firstEnterAt;
+    if (waited < this.stallMs || (busy !== false && waited < this.stallMs * STALL_STRETCH)) {
+      const next = waited < this.stallMs ? Math.min(ENTER_AGAIN_AFTER_MS, this.stallMs - waited) : ENTER_AGAIN_AFTER_MS;
+      return this.after(next, () => this.confirm(true));
+    }
     this.finish(false, undefined);
+  }
+
+  /**
+   * Whether the agent waits for a core now or used BUSY_CPU_SHARE of one since the last time this
+   * was asked; undefined the first time, false where its CPU cannot be read. Read only on the slow
+   * paths: it scans /proc.
+   */
+  private stillBusy(now: number): boolean | undefined {
+    const cpu = this.target.cpu();
+    if (cpu === undefined) return false;
+    const last = this.lastCpu;
+    this.lastCpu = { ticks: cpu.ticks, at: now };
+    // Waiting for a core: starved, it uses little CPU but has not got to the keys yet.
+    if (cpu.runnable) return true;
+    if (last === undefined || now <= last.at) return undefined;
+    return (cpu.ticks - last.ticks) / TICKS_PER_SECOND >= ((now - last.at) / 1000) * BUSY_CPU_SHARE;
   }
 
   private finish(accepted: boolean, by: SubmitResult['acceptedBy'], ended = false): void {

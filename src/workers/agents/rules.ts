@@ -61,6 +61,13 @@ export interface AgentTable {
    * finishes starting (codex starting its MCP server) is not ready before that.
    */
   readySettleMs?: number;
+  /**
+   * Its first idle counts once it reported its own status (OSC 7501), once its program is asleep
+   * and next to idle on the CPU (a version that reports none), or after this long: Claude Code
+   * draws its prompt, in raw mode, seconds before it reads keys when starved of CPU (16 s with
+   * two busy loops on two cores), and reports its status as it starts to.
+   */
+  readyOnStatusMs?: number;
   /** How it takes a prompt (prompt-submission.ts); the defaults otherwise. */
   submit?: {
     enterDelayMs?: number;
@@ -153,6 +160,7 @@ export const AGENT_TABLES: readonly AgentTable[] = [
     ],
     holdWorkingMs: 1200,
     rawInput: true,
+    readyOnStatusMs: 15_000,
     submit: { enterDelayMs: 50, input: { betweenRules: /^❯\s?(.*)$/s } },
   },
   {
