@@ -136,6 +136,32 @@ describe('turns: receipts, queues, keys', () => {
     await server.call('pane.close', { pane_id: paneId });
   });
 
+  it('an input box that let go of the prompt gives the agent the stall window to start, longer while it works on the CPU', async () => {
+    const slowTaker = join(REPO_ROOT, 'test', 'fixtures', 'slow-taker', 'claude.mjs');
+    const start = async (name: string, env: Record<string, string>) =>
+      (await server.call('agent.start', { command: [process.execPath, slowTaker], cwd: server.dir, env, name, timeout_ms: 10_000 })).agent;
+    // It takes the text and never turns working: stalled, once the window is over.
+    const idler = await start('idler', {});
+    const { turn: receipt } = await server.call('agent.prompt', { target: 'idler', text: 'taken but never started', stall_ms: 800 });
+    const lost = await eventually(async () => {
+      const { turn } = await server.call('agent.turn.get', { turn_id: receipt.turn_id });
+      return turn.state === 'finished' && turn;
+    }, 'the turn to end', 10_000);
+    assert.equal(lost.outcome, 'stalled', JSON.stringify(lost));
+    assert.ok(lost.accepted_at !== undefined && lost.finished_at !== undefined && lost.finished_at - lost.accepted_at >= 800, JSON.stringify(lost));
+    assert.equal(lost.started_at, undefined);
+    assert.deepEqual(lost.evidence, ['the input box let go of the prompt, but the agent never left its state']);
+    // Positive control on the same path: it shows its turn 2.5 s after its box let go, working on
+    // the CPU all along (a starved CLI): the 800 ms window stretches, and the turn is done.
+    const worker = await start('worker', { SLOW_TAKER_BUSY_MS: '2500' });
+    const { turn: slow } = await server.call('agent.prompt', { target: 'worker', text: 'taken and started late', stall_ms: 800, wait: { timeout_ms: 15_000 } });
+    assert.equal(slow.outcome, 'done', JSON.stringify(slow));
+    assert.ok(slow.accepted_at !== undefined && slow.started_at !== undefined && slow.started_at - slow.accepted_at >= 2000, JSON.stringify(slow));
+    // By their stable ids: closing the first renumbers the second's positional one.
+    await server.call('pane.close', { pane_id: idler.terminal_id });
+    await server.call('pane.close', { pane_id: worker.terminal_id });
+  });
+
   it('fails the queue of an agent that leaves its pane, untyped into the shell that is left', async () => {
     const { paneId } = await newWorkspace(server);
     await promptShown(server, paneId);

@@ -128,12 +128,16 @@ export interface SubmitParams {
 /** How a submission went: whether the agent took it, by what sign, and when each step happened (ms since the epoch). */
 export interface SubmitResult {
   accepted: boolean;
-  /** `state`: the agent's state moved; `input`: its input box let go of the text. */
+  /**
+   * `state`: the agent's state moved (after its input box let go of the text, or without); `input`:
+   * its input box let go of the text, but its state did not move within the stall window.
+   */
   acceptedBy?: 'state' | 'input';
   /** When the typed text showed on the screen. */
   echoedAt?: number;
   /** When the first Enter was written. */
   enteredAt: number;
+  /** When the CLI took the text: its input box let go of it, else its state moved. */
   acceptedAt?: number;
   /** How many Enters it took (more than one: the CLI lost the first). */
   enters: number;

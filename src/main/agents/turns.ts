@@ -80,7 +80,6 @@ export class TurnBook {
   private readonly writing = new Set<number>();
   private readonly keys = new Map<string, TurnRecord>();
   /** Per turn taken by its input box alone: the end of its window for the agent's state to move. */
-  private readonly stallTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly parts: TurnParts) {
     parts.events.listen((event) => this.heard(event));
@@ -295,20 +294,15 @@ export class TurnBook {
     }
     this.inFlight.set(pane.uid, turn);
     this.accepted(turn, result.acceptedAt);
+    if (result.acceptedBy === 'input') {
+      // The shard waited the stall window (longer while the agent was busy on the CPU) for a state to follow.
+      turn.evidence = ['the input box let go of the prompt, but the agent never left its state'];
+      this.finish(turn, 'finished', 'stalled');
+      this.pump(pane);
+      return;
+    }
     // What the agent did while the prompt was being submitted already belongs to this turn.
     this.progress(pane);
-    if (turn.state !== 'sent') return;
-    // Its input box let go of the text, but its state has not moved yet: it has the stall window to.
-    this.stallTimers.set(
-      turn.id,
-      setTimeout(() => {
-        this.stallTimers.delete(turn.id);
-        if (turn.state !== 'sent') return;
-        turn.evidence = ['the input box let go of the prompt, but the agent never left its state'];
-        this.finish(turn, 'finished', 'stalled');
-        this.pump(pane);
-      }, turn.stallMs),
-    );
   }
 
   private stillThere(turn: TurnRecord): boolean {
@@ -361,8 +355,6 @@ export class TurnBook {
   }
 
   private finish(turn: TurnRecord, state: TurnState, outcome: TurnOutcome): void {
-    clearTimeout(this.stallTimers.get(turn.id));
-    this.stallTimers.delete(turn.id);
     if (this.inFlight.get(turn.pane.uid) === turn) this.inFlight.delete(turn.pane.uid);
     turn.state = state;
     turn.outcome = outcome;

@@ -87,7 +87,7 @@ function flat(text: string): string {
 }
 
 export class PromptSubmission {
-  private phase: 'echo' | 'enter' | 'confirm' | 'done' = 'echo';
+  private phase: 'echo' | 'enter' | 'confirm' | 'start' | 'done' = 'echo';
   private readonly head: string | undefined;
   private readonly paste: boolean;
   private readonly echoesBefore: number;
@@ -98,6 +98,8 @@ export class PromptSubmission {
   private enters = 0;
   private busyAtEnter = 0;
   private typedAt = 0;
+  /** When its input box let go of the text (ms since the epoch, and the clock's), waiting for its state to move. */
+  private letGoAt: { epoch: number; clock: number } | undefined;
   /** The agent's CPU ticks and the clock when they were last read (stillBusy). */
   private lastCpu: { ticks: number; at: number } | undefined;
 
@@ -146,6 +148,7 @@ export class PromptSubmission {
       return;
     }
     if (this.phase === 'confirm') this.confirm();
+    else if (this.phase === 'start' && this.target.busyCount() > this.busyAtEnter) this.finish(true, 'state');
   }
 
   /** The pane went away: it ends, not taken, and says so. */
@@ -167,7 +170,8 @@ export class PromptSubmission {
   }
 
   /**
-   * Took it: its state moved, or its input box let go of the text. Else, when the wait after
+   * Took it: its state moved, or its input box let go of the text (then its state has the stall
+   * window to move, startWaitOver). Else, when the wait after
    * an Enter is over: Enter again where that is known to be safe (the text still in the input
    * box of an agent still idle), else wait out the stall window, then give up.
    */
@@ -177,7 +181,7 @@ export class PromptSubmission {
     const input = this.profile.input?.(this.target.screen());
     const stillTyped = this.head !== undefined && input !== undefined && flat(input).includes(this.head);
     // The box letting go counts only for text seen in it: text never drawn was never in it.
-    if (input !== undefined && this.head !== undefined && this.echoedAt !== undefined && !stillTyped) return this.finish(true, 'input');
+    if (input !== undefined && this.head !== undefined && this.echoedAt !== undefined && !stillTyped) return this.letGo();
     if (!timedOut) return;
     const now = this.clock.now();
     // A CLI still busy on the CPU has not got to the last Enter yet: another would only queue behind it.
@@ -189,6 +193,26 @@ export class PromptSubmission {
       return this.after(next, () => this.confirm(true));
     }
     this.finish(false, undefined);
+  }
+
+  private letGo(): void {
+    this.phase = 'start';
+    this.letGoAt = { epoch: Date.now(), clock: this.clock.now() };
+    this.after(this.stallMs, () => this.startWaitOver());
+  }
+
+  /**
+   * Its input box let go of the text a stall window ago and its state has not moved: wait on while
+   * it is busy on the CPU (a starved opencode turned working 5–10 s after it took a prompt, 20
+   * agents on 2 cores), to STALL_STRETCH times the window; then it took the text, but no turn started.
+   */
+  private startWaitOver(): void {
+    if (this.phase !== 'start' || this.letGoAt === undefined) return;
+    if (this.target.busyCount() > this.busyAtEnter) return this.finish(true, 'state');
+    const now = this.clock.now();
+    const busy = this.stillBusy(now);
+    if (busy !== false && now - this.letGoAt.clock < this.stallMs * STALL_STRETCH) return this.after(ENTER_AGAIN_AFTER_MS, () => this.startWaitOver());
+    this.finish(true, 'input');
   }
 
   /**
@@ -216,7 +240,7 @@ export class PromptSubmission {
       ...(by === undefined ? {} : { acceptedBy: by }),
       ...(this.echoedAt === undefined ? {} : { echoedAt: this.echoedAt }),
       enteredAt: this.enteredAt ?? Date.now(),
-      ...(accepted ? { acceptedAt: Date.now() } : {}),
+      ...(accepted ? { acceptedAt: this.letGoAt?.epoch ?? Date.now() } : {}),
       enters: this.enters,
       busyAtEnter: this.busyAtEnter,
       ...(accepted ? {} : { evidence: lines.slice(-EVIDENCE_LINES) }),
