@@ -150,6 +150,8 @@ interface FleetFigures {
   exact: number;
   endLatencies: number[];
   endByKind: Partial<Record<RealAgent, number[]>>;
+  /** herdr: the answer's end mark on the screen → pane.turn_finished, by CLI (its own share of the end). */
+  afterAnswerByKind?: Partial<Record<RealAgent, number[]>>;
   menuLatencies: number[];
   cpuSeconds: number;
   seconds: number;
@@ -175,7 +177,10 @@ async function herdrFleet(context: BenchContext, model: ModelServer, run: string
     const finishedAt = new Map<string, number>();
     const blockedAt = new Map<string, number[]>();
     const menuSeenAt = new Map<string, number[]>();
-    const events = await host.client.subscribe([{ type: 'pane.turn_finished' }, { type: 'pane.agent_state_changed', state: 'blocked' }]);
+    const events = await host.client.subscribe([{ type: 'pane.turn_finished' }, { type: 'pane.turn_started' }, { type: 'pane.agent_state_changed', state: 'blocked' }]);
+    // When each answer's end mark was on the screen, as the server's own matcher saw it (one wait per started turn).
+    const answerSeenAt = new Map<string, number>();
+    const keyOf = new Map<string, string>();
     const paneOf = new Map<string, string>();
     for (const name of names) paneOf.set((await host.connection.call('agent.get', { target: name })).agent.pane_id, name);
     // A menu on the screen, as the server's own output matchers see it.
@@ -191,6 +196,16 @@ async function herdrFleet(context: BenchContext, model: ModelServer, run: string
     const outcomeOf = new Map<string, string>();
     void (async () => {
       for await (const line of events) {
+        if (line.event === 'pane.turn_started') {
+          const key = keyOf.get(line.data.turn_id);
+          const mark = { type: 'substring' as const, value: `END-${key}` };
+          if (key !== undefined) {
+            void host.connection.call('pane.wait_for_output', { pane_id: line.data.pane_id, source: 'visible', match: mark, timeout_ms: 600_000 }).then(
+              () => answerSeenAt.set(key, Date.now()),
+              () => undefined,
+            );
+          }
+        }
         if (line.event === 'pane.turn_finished') {
           finishedAt.set(line.data.turn_id, Date.now());
           outcomes[line.data.outcome] = (outcomes[line.data.outcome] ?? 0) + 1;
@@ -238,6 +253,7 @@ async function herdrFleet(context: BenchContext, model: ModelServer, run: string
               const send = () => client.agent.prompt({ target: names[i] ?? '', text: turn.text, key: turn.id });
               const { turn: receipt } = await send();
               turnIds.set(turn.id, receipt.turn_id);
+              keyOf.set(receipt.turn_id, turn.id);
               if (prng.chance(RETRY_PERCENT)) await send();
             }
           }),
@@ -261,6 +277,14 @@ async function herdrFleet(context: BenchContext, model: ModelServer, run: string
     menus.close();
 
     const ends = endLatencies(model, agents, (turn) => finishedAt.get(turnIds.get(turn.id) ?? ''));
+    const afterAnswerByKind: Partial<Record<RealAgent, number[]>> = {};
+    for (const agent of agents) {
+      for (const turn of agent.turns) {
+        const seen = answerSeenAt.get(turn.id);
+        const finished = finishedAt.get(turnIds.get(turn.id) ?? '');
+        if (!turn.tool && seen !== undefined && finished !== undefined) (afterAnswerByKind[agent.kind] ??= []).push(Math.max(0, finished - seen));
+      }
+    }
     const menuLatencies = [...blockedAt.entries()].flatMap(([pane, times]) =>
       times.flatMap((blocked) => {
         const seen = (menuSeenAt.get(pane) ?? []).filter((at) => at <= blocked + 5000).at(-1);
@@ -275,7 +299,7 @@ async function herdrFleet(context: BenchContext, model: ModelServer, run: string
     }
     const unfinished = [...turnIds.entries()].filter(([, id]) => !finishedAt.has(id)).map(([key]) => key);
     if (unfinished.length > 0) context.progress(`real-fleet: ${run}: turns never finished: ${unfinished.join(', ')}`);
-    return { exact: exactlyOnce(model, agents), ...ends, menuLatencies, cpuSeconds, seconds, turns: planned, outcomes, refusals };
+    return { exact: exactlyOnce(model, agents), ...ends, afterAnswerByKind, menuLatencies, cpuSeconds, seconds, turns: planned, outcomes, refusals };
   } finally {
     await host.stop();
   }
@@ -345,11 +369,16 @@ async function tmuxFleet(context: BenchContext, model: ModelServer, run: string,
   }
 }
 
+function byKind(lists: Partial<Record<RealAgent, number[]>>): string {
+  return Object.entries(lists).map(([kind, list]) => `${kind} ${median(list).toFixed(0)}/${percentile(list, 99).toFixed(0)}`).join(', ');
+}
+
 function summary(figures: FleetFigures): string {
   return `${figures.exact.toFixed(1)}% exactly once in order; last byte → end seen p50 ${median(figures.endLatencies).toFixed(0)} ms, p99 ${percentile(figures.endLatencies, 99).toFixed(0)} ms` +
     (figures.menuLatencies.length > 0 ? `; menu → blocked p50 ${median(figures.menuLatencies).toFixed(0)} ms, p99 ${percentile(figures.menuLatencies, 99).toFixed(0)} ms` : '') +
     `; ${figures.cpuSeconds.toFixed(1)} CPU s over ${figures.seconds.toFixed(0)} s; ${figures.strays} processes outlived their panes` +
-    `; by CLI p50/p99 ${Object.entries(figures.endByKind).map(([kind, list]) => `${kind} ${median(list).toFixed(0)}/${percentile(list, 99).toFixed(0)}`).join(', ')}` +
+    `; by CLI p50/p99 ${byKind(figures.endByKind)}` +
+    (figures.afterAnswerByKind ? `; answer on the screen → end seen, by CLI p50/p99 ${byKind(figures.afterAnswerByKind)}` : '') +
     (figures.outcomes ? `; turns ended ${JSON.stringify(figures.outcomes)}` : '') +
     (figures.refusals?.length ? `; inbox refusals retried: ${figures.refusals.length} (${[...new Set(figures.refusals)].slice(0, 3).join(' | ')})` : '');
 }
@@ -392,6 +421,7 @@ export async function realFleetScenario(context: BenchContext): Promise<Scenario
     for (const [contender, list] of runs) if (!only || contender === only) for (const figures of list) set.add(contender, pick(figures));
     return set.metric(name, unit, better);
   };
+  const afterAnswer = (figures: FleetFigures) => Object.values(figures.afterAnswerByKind ?? {}).flat();
   const all = (contender: FleetContender, pick: (figures: FleetFigures) => number[]) => (runs.get(contender) ?? []).flatMap(pick);
   const worstExact = Math.min(...(runs.get('herdr') ?? []).map((figures) => figures.exact));
   const p99 = percentile(all('herdr', (figures) => figures.endLatencies), 99);
@@ -405,12 +435,15 @@ export async function realFleetScenario(context: BenchContext): Promise<Scenario
       `herdr: ${CLIENTS} clients send every prompt at once with client keys (${RETRY_PERCENT}% sent again); the server queues them. ` +
       `tmux: a script per agent types with send-keys (text, 300 ms, Enter), polls capture-pane every ${TMUX_POLL_MS} ms for the answer and for a menu (answered with Enter), one prompt at a time, no retries (it has no keys). ` +
       "Exactly once and in order as the model server saw the prompts; latency from the model's last byte of a turn to pane.turn_finished (herdr) or to the poll that saw the answer (tmux); " +
+      "for herdr also from the answer's end mark on the screen (pane.wait_for_output, started with the turn) to pane.turn_finished: its own share, after the CLI drew the answer; " +
       "a menu on the screen (the server's own output matcher) to blocked; CPU of the server process only (not the agents, not the tmux script's clients). " +
       `${repetitions} repetition${repetitions === 1 ? '' : 's'}, contenders alternating first; figures are the median of the repetitions (every repetition's in the JSON).`,
     metrics: [
       metric('prompts that reached the model exactly once, in order', '%', 'higher', (figures) => figures.exact),
       metric("model's last byte → turn end seen, p50", 'ms', 'lower', (figures) => median(figures.endLatencies)),
       metric("model's last byte → turn end seen, p99", 'ms', 'lower', (figures) => percentile(figures.endLatencies, 99)),
+      metric("answer's end on the screen → turn end seen, p50", 'ms', 'lower', (figures) => median(afterAnswer(figures)), 'herdr'),
+      metric("answer's end on the screen → turn end seen, p99", 'ms', 'lower', (figures) => percentile(afterAnswer(figures), 99), 'herdr'),
       metric('menu on the screen → blocked (in the inbox), p50', 'ms', 'lower', (figures) => median(figures.menuLatencies), 'herdr'),
       metric('menu on the screen → blocked (in the inbox), p99', 'ms', 'lower', (figures) => percentile(figures.menuLatencies, 99), 'herdr'),
       metric('server CPU per turn', 'ms', 'lower', (figures) => (figures.cpuSeconds * 1000) / figures.turns),
