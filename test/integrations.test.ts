@@ -134,6 +134,8 @@ describe('herdr integration', () => {
     }, 'the hook\'s blocked');
     await hook('Stop', { session_id: 'sess-42' });
     await eventually(async () => (await server.call('pane.get', { pane_id: paneId })).pane.agent_state === 'idle', 'the hook\'s idle');
+    // An event it does not know means nothing, even one named like an object's own property.
+    for (const unknown of ['constructor', 'toString', 'NoSuchEvent']) await hook(unknown, { session_id: 'sess-42' });
     // An event from before the last one (its seq smaller) changes nothing.
     await hook('UserPromptSubmit', { session_id: 'sess-42' }, { HERDR_HOOK_SEQ: '1000000000000000000' });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -318,8 +318,11 @@ describe('herdr mcp', () => {
     await server.call('pane.wait_for_output', { pane_id: pane, source: 'recent', match: { type: 'regex', value: '^unseen$' }, timeout_ms: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 400));
     assert.equal(updates.length, quiet);
-    // Subscribed again, the pane's end is told once more, and the list changes.
+    // Subscribed again (the positive control on the same path), its output is told once more…
     await client.subscribeResource({ uri });
+    await server.call('pane.send_input', { pane_id: pane, text: 'echo seen-again', keys: ['Enter'] });
+    await eventually(() => updates.length > quiet, 'an update after subscribing again');
+    // …and so is the pane's end, and the list changes.
     const lists = listChanges;
     const seenNow = updates.length;
     await server.call('workspace.close', { workspace_id: workspace.stable_id });

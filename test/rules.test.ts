@@ -85,6 +85,9 @@ describe('event rules', () => {
     const listed = (await server.call('rules.list', {})).rules.find((r) => r.rule_id === rule.rule_id);
     assert.deepEqual([listed?.fired, listed?.skipped, listed?.failed], [1, 0, 0]);
     assert.ok((listed?.last_fired_at ?? 0) > 0);
+    // Positive control on the same path: builder's next `done` sets it off again.
+    await server.call('agent.prompt', { target: 'builder', text: 'work 20 build again' });
+    assert.equal((await until(rule.rule_id, 2, 'the second firing'))[1]?.cause.pane_id, builder.stableId);
     await server.call('rules.remove', { rule_id: 'review-builds' });
   });
 
@@ -193,6 +196,11 @@ describe('event rules', () => {
     await sleep(500);
     assert.equal(firedOf(rule.rule_id).length, 5, 'nothing after the guard');
     assert.deepEqual(await answers('looper'), ['first', 'again', 'again', 'again', 'again']);
+    // Positive control on the same path: the next `done` of looper is heard, and refused (the
+    // rule reached its pane within the minute: whoever prompted it, its events count as the loop's).
+    await server.call('agent.prompt', { target: 'looper', text: 'work 10 client' });
+    const more = await until(rule.rule_id, 6, 'the next done to be heard');
+    assert.deepEqual(more.slice(5).map((f) => [f.outcome, f.reason]), [['skipped', 'loop_guard']]);
     await server.call('rules.remove', { rule_id: rule.rule_id });
 
     // Ping → pong → ping: each rule reaches its own trigger through the other.
@@ -207,6 +215,9 @@ describe('event rules', () => {
     assert.ok(total <= 8, `${total} firings: at most one not its own doing, 2 self-caused and a refusal for each`);
     await sleep(300);
     assert.equal(firedOf(toPong.rule_id).length + firedOf(toPing.rule_id).length, total, 'the loop has stopped');
+    // Positive control on the same path: a client's turn to ping is heard again (and refused as the loop's).
+    await server.call('agent.prompt', { target: 'ping', text: 'work 10 serve again' });
+    await eventually(() => firedOf(toPong.rule_id).length + firedOf(toPing.rule_id).length > total, 'ping\'s next done to be heard');
     for (const r of [toPong, toPing]) await server.call('rules.remove', { rule_id: r.rule_id });
   });
 

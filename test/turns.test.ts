@@ -105,6 +105,9 @@ describe('turns: receipts, queues, keys', () => {
     await server.call('agent.wait', { target: 'delta', until: ['done'], timeout_ms: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.deepEqual(await answers(delta.paneId), ['1:running']);
+    // Positive control on the same path: a prompt left in the queue is written, and shows.
+    await server.call('agent.prompt', { target: 'delta', text: 'work 10 kept', wait: { timeout_ms: 10_000 } });
+    assert.deepEqual(await answers(delta.paneId), ['1:running', '2:kept']);
   });
 
   it('a prompt is accepted only when the agent takes it; one it never takes ends stalled with the screen lines that show where it was left', async () => {

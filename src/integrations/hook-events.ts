@@ -23,85 +23,70 @@ export function sessionOf(payload: Record<string, unknown>): { id?: string; path
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+/** What an event means: the same every time, or read from its payload. */
+type Reading = HookMeaning | ((payload: Record<string, unknown>) => HookMeaning);
+
+const SESSION: HookMeaning = { kind: 'session' };
+const RELEASE: HookMeaning = { kind: 'release' };
+const WORKING: HookMeaning = { kind: 'report', state: 'working' };
+const IDLE: HookMeaning = { kind: 'report', state: 'idle' };
+const blocked = (message: string | undefined): HookMeaning => ({ kind: 'report', state: 'blocked', ...(message ? { message } : {}) });
+
 /** Claude Code's hook events, and qwen's (the same system, more events). */
-function claudeLike(event: string, payload: Record<string, unknown>): HookMeaning {
-  switch (event) {
-    case 'SessionStart':
-      return { kind: 'session' };
-    case 'UserPromptSubmit':
-    case 'PreToolUse':
-    case 'PostToolUse':
-    case 'PostToolUseFailure':
-      return { kind: 'report', state: 'working' };
-    case 'PermissionRequest': {
-      const tool = text(payload.tool_name);
-      return { kind: 'report', state: 'blocked', ...(tool ? { message: `permission to use ${tool}` } : {}) };
-    }
-    case 'Notification': {
-      const type = text(payload.notification_type);
-      if (type === 'permission_prompt') return { kind: 'report', state: 'blocked', ...(text(payload.message) ? { message: text(payload.message) } : {}) };
-      // Fired when it waits for input again: also after an interrupt, which fires no Stop.
-      if (type === 'idle_prompt') return { kind: 'report', state: 'idle' };
-      return undefined;
-    }
-    case 'Stop':
-    case 'StopFailure':
-      return { kind: 'report', state: 'idle' };
-    case 'SessionEnd':
-      return { kind: 'release' };
-    default:
-      return undefined;
-  }
-}
+const CLAUDE_LIKE: Record<string, Reading> = {
+  SessionStart: SESSION,
+  UserPromptSubmit: WORKING,
+  PreToolUse: WORKING,
+  PostToolUse: WORKING,
+  PostToolUseFailure: WORKING,
+  PermissionRequest: (payload) => {
+    const tool = text(payload.tool_name);
+    return blocked(tool && `permission to use ${tool}`);
+  },
+  Notification: (payload) => {
+    const type = text(payload.notification_type);
+    if (type === 'permission_prompt') return blocked(text(payload.message));
+    // Fired when it waits for input again: also after an interrupt, which fires no Stop.
+    return type === 'idle_prompt' ? IDLE : undefined;
+  },
+  Stop: IDLE,
+  StopFailure: IDLE,
+  SessionEnd: RELEASE,
+};
 
-function codex(event: string, payload: Record<string, unknown>): HookMeaning {
-  switch (event) {
-    case 'SessionStart':
-      return { kind: 'session' };
-    case 'UserPromptSubmit':
-    case 'PreToolUse':
-    case 'PostToolUse':
-      return { kind: 'report', state: 'working' };
-    case 'PermissionRequest': {
-      const command = text((payload.tool_input as Record<string, unknown> | undefined)?.command);
-      return { kind: 'report', state: 'blocked', ...(command ? { message: `run ${command}` } : {}) };
-    }
-    case 'Stop':
-    case 'Interrupt':
-      return { kind: 'report', state: 'idle' };
-    case 'SessionEnd':
-      return { kind: 'release' };
-    default:
-      return undefined;
-  }
-}
+const CODEX: Record<string, Reading> = {
+  SessionStart: SESSION,
+  UserPromptSubmit: WORKING,
+  PreToolUse: WORKING,
+  PostToolUse: WORKING,
+  PermissionRequest: (payload) => {
+    const command = text((payload.tool_input as Record<string, unknown> | undefined)?.command);
+    return blocked(command && `run ${command}`);
+  },
+  Stop: IDLE,
+  Interrupt: IDLE,
+  SessionEnd: RELEASE,
+};
 
-function gemini(event: string, payload: Record<string, unknown>): HookMeaning {
-  switch (event) {
-    case 'SessionStart':
-      return { kind: 'session' };
-    case 'BeforeAgent':
-    case 'BeforeTool':
-    case 'AfterTool':
-      return { kind: 'report', state: 'working' };
-    case 'Notification':
-      return text(payload.notification_type) === 'ToolPermission' ? { kind: 'report', state: 'blocked', ...(text(payload.message) ? { message: text(payload.message) } : {}) } : undefined;
-    case 'AfterAgent':
-      return { kind: 'report', state: 'idle' };
-    case 'SessionEnd':
-      return { kind: 'release' };
-    default:
-      return undefined;
-  }
-}
+const GEMINI: Record<string, Reading> = {
+  SessionStart: SESSION,
+  BeforeAgent: WORKING,
+  BeforeTool: WORKING,
+  AfterTool: WORKING,
+  Notification: (payload) => (text(payload.notification_type) === 'ToolPermission' ? blocked(text(payload.message)) : undefined),
+  AfterAgent: IDLE,
+  SessionEnd: RELEASE,
+};
+
+/** opencode's plugin and pi's extension report over the socket themselves: no table. */
+const READINGS: Partial<Record<InstallableTarget, Record<string, Reading>>> = { claude: CLAUDE_LIKE, qwen: CLAUDE_LIKE, codex: CODEX, gemini: GEMINI };
 
 /** The meaning of `event` for `agent`; undefined: nothing to report. */
 export function hookMeaning(agent: InstallableTarget, event: string, payload: Record<string, unknown>): HookMeaning {
-  if (agent === 'claude' || agent === 'qwen') return claudeLike(event, payload);
-  if (agent === 'codex') return codex(event, payload);
-  if (agent === 'gemini') return gemini(event, payload);
-  // opencode's plugin and pi's extension report over the socket themselves.
-  return undefined;
+  const table = READINGS[agent];
+  // Own keys only: an event named `constructor` is nothing.
+  const reading = table && Object.hasOwn(table, event) ? table[event] : undefined;
+  return typeof reading === 'function' ? reading(payload) : reading;
 }
 
 /** The hook events each command-hook integration registers. */

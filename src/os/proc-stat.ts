@@ -22,6 +22,11 @@ export interface ProcStat {
   nice: number;
 }
 
+/** The share of one core that `ticks` of CPU time (USER_HZ, 100 a second on Linux) are over `ms` of wall time. */
+export function coreShare(ticks: number, ms: number): number {
+  return ms <= 0 ? 0 : ticks / 100 / (ms / 1000);
+}
+
 export function parseProcStat(text: string): ProcStat {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const field = (n: number) => Number(fields[n - 3]);

@@ -8,7 +8,7 @@
  * charge. Only changes are reported.
  */
 import { readFileSync } from 'node:fs';
-import { readProcStat } from '../../os/proc-stat.js';
+import { coreShare, readProcStat } from '../../os/proc-stat.js';
 import type { AgentName } from '../../protocol/objects.js';
 import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { ProgramStatus } from '../signals/program-status.js';
@@ -35,8 +35,6 @@ export const STATUS_SCREEN_AGREE_MS = 3000;
  */
 const READY_QUIET_LOOK_MS = 300;
 const READY_QUIET_CPU_SHARE = 0.05;
-/** USER_HZ: the clock ticks of /proc in a second. */
-const TICKS_PER_SECOND = 100;
 
 /** The detected agent's first idle, held until it settled (readySettle). */
 interface Settling {
@@ -334,8 +332,8 @@ export class PaneAgent {
   /**
    * The first idle of an agent whose table asks for it counts once it held `readySettleMs`
    * (codex: a prompt is not written into the working → idle flick it makes while it finishes
-   * starting) and once the program reported its own status, `readyOnStatusMs` at most (Claude
-   * Code reads keys from then on). Once reported idle, the agent is ready for good.
+   * starting) and once the program reported its own status or went quiet on the CPU,
+   * `readyOnStatusMs` at most (Claude Code reads keys from then on). Once reported idle, the agent is ready for good.
    */
   private readySettle(decided: Decided, now: number): Decided {
     const agent = this.detected;
@@ -375,7 +373,7 @@ export class PaneAgent {
     if (last !== undefined && now - last.at < READY_QUIET_LOOK_MS) return false;
     this.settling.lastLook = look;
     if (last === undefined || !last.asleep || !look.asleep) return false;
-    return (look.ticks - last.ticks) / TICKS_PER_SECOND < ((now - last.at) / 1000) * READY_QUIET_CPU_SHARE;
+    return coreShare(look.ticks - last.ticks, now - last.at) < READY_QUIET_CPU_SHARE;
   }
 
   private decide(look: PaneLook, now: number): { picture: AgentPicture; recheckAt?: number } {

@@ -16,6 +16,7 @@ import type { ResolvedKey } from '../../protocol/keys.js';
 import type { SubmitResult } from '../../protocol/thread.js';
 import type { Clock, Timer } from '../clock.js';
 import type { GroupCpu } from '../../os/group-cpu.js';
+import { coreShare } from '../../os/proc-stat.js';
 
 /** How a CLI takes a submission (rules.ts gives each CLI's; DEFAULT_SUBMIT otherwise). */
 export interface SubmitProfile {
@@ -40,14 +41,12 @@ const ENTER_AGAIN_AFTER_MS = 700;
 /** …this many times in all. */
 const MAX_ENTERS = 3;
 /**
- * A CLI that used this share of a core since the last look is still at work on the keys, not
- * ignoring them: a starved one in a busy fleet (Claude Code, 20 agents on 2 cores) takes
+ * A CLI that waits for a core, or used this share of one since the last look, is still at work
+ * on the keys, not ignoring them: a starved one in a busy fleet (Claude Code, 20 agents on 2 cores) takes
  * seconds to act on an Enter. Its stall window stretches, to STALL_STRETCH times at most.
  */
 const BUSY_CPU_SHARE = 0.05;
 const STALL_STRETCH = 6;
-/** USER_HZ: the clock ticks of /proc in a second. */
-const TICKS_PER_SECOND = 100;
 /** Shorter than this, the text is not told from what was on the screen (`y`, `1`). */
 const MIN_HEAD = 4;
 /** Enough to know the line, short enough not to wrap in a narrow input box. */
@@ -228,7 +227,7 @@ export class PromptSubmission {
     // Waiting for a core: starved, it uses little CPU but has not got to the keys yet.
     if (cpu.runnable) return true;
     if (last === undefined || now <= last.at) return undefined;
-    return (cpu.ticks - last.ticks) / TICKS_PER_SECOND >= ((now - last.at) / 1000) * BUSY_CPU_SHARE;
+    return coreShare(cpu.ticks - last.ticks, now - last.at) >= BUSY_CPU_SHARE;
   }
 
   private finish(accepted: boolean, by: SubmitResult['acceptedBy'], ended = false): void {
