@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { join } from 'node:path';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HerdrError } from '../src/client/client.js';
 import type { AgentInfo } from '../src/protocol/objects.js';
@@ -277,6 +278,22 @@ describe('the agent API', () => {
       events.close();
     }
     await server.call('pane.close', { pane_id: agent.pane_id });
+  });
+
+  it('the CLI starts an agent where the caller stands, its program found on the caller\'s PATH', async () => {
+    const project = join(server.dir, 'caller-project');
+    mkdirSync(project, { recursive: true });
+    const agents = dirname(FAKE_AGENT);
+    const run = (path: string) =>
+      promisify(execFile)(process.execPath, [HERDR_BIN, 'agent', 'start', 'juliet', '--socket', server.socketPath, '--', 'fake-agent'], { cwd: project, env: { ...process.env, PATH: path } });
+    // The server's PATH does not have it, the caller's does: found as the caller's shell finds it.
+    assert.ok(!(process.env.PATH ?? '').split(':').includes(agents));
+    await assert.rejects(run(process.env.PATH ?? ''), (error: { stderr: string }) => /agent_start_failed.*command not found/.test(error.stderr));
+    const started = JSON.parse((await run(`${agents}:${process.env.PATH ?? ''}`)).stdout) as { result: { agent: AgentInfo } };
+    const { pane } = await server.call('pane.get', { pane_id: started.result.agent.pane_id });
+    assert.equal(pane.cwd, realpathSync(project), 'in the caller\'s directory, not the server\'s');
+    assert.equal(pane.agent, 'fake-agent');
+    await server.call('pane.close', { pane_id: started.result.agent.pane_id });
   });
 
   it('the CLI: start, prompt --wait, list, read, wait, and usage errors', async () => {

@@ -8,6 +8,7 @@ import { usageError } from '../failure.js';
 import { type SocketOption, given, printNothing, send } from '../output.js';
 import { type ReadFlags, readOptions, readParams } from './read-options.js';
 import { oneOf, positiveInt } from './parse.js';
+import { callerCwd, callerEnv } from '../caller-place.js';
 
 const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
 
@@ -64,7 +65,9 @@ export function addAgentCommands(program: Command): void {
         name,
         ...(flags.kind === undefined ? { command: argv } : { kind: flags.kind, ...given('args', argv.length > 0 ? argv : undefined) }),
         ...given('pane_id', flags.pane),
-        ...given('cwd', flags.cwd),
+        // A new workspace starts where the caller stands, its program found on the caller's PATH;
+        // a given pane keeps its shell's (the server refuses cwd and env with pane_id).
+        ...(flags.pane === undefined ? { cwd: callerCwd(flags.cwd), env: callerEnv(undefined) } : given('cwd', flags.cwd)),
         ...given('label', flags.label),
         ...given('focus', flags.focus),
         ...given('timeout_ms', flags.timeout),

@@ -10,6 +10,7 @@ import { given, printJson, send } from '../output.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment, fraction, oneOf } from './parse.js';
 import { type PaneTargetFlags, callerPane, focusedPane, namedPane, paneTargetOptions } from './pane-target.js';
+import { callerEnv } from '../caller-place.js';
 
 interface SplitFlags extends PaneTargetFlags, FocusFlags {
   direction: SplitDirection;
@@ -45,7 +46,7 @@ export function addPaneSplitCommands(pane: Command): void {
           direction: flags.direction,
           focus: focusOf(flags, true),
           ...given('cwd', flags.cwd === undefined ? undefined : resolve(flags.cwd)),
-          ...given('env', flags.env),
+          ...given('env', callerEnv(flags.env)),
           ...given('label', flags.label),
           ...given('ratio', flags.ratio),
         },

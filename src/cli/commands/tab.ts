@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { type SocketOption, given, send } from '../output.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment } from './parse.js';
+import { callerEnv } from '../caller-place.js';
 
 interface CreateFlags extends SocketOption, FocusFlags {
   workspace?: string;
@@ -44,7 +45,7 @@ export function addTabCommands(program: Command): void {
         // herdr's tab.create default (no 0.2.0 command to keep compatible with).
         focus: focusOf(flags, false),
         ...given('label', flags.label),
-        ...given('env', flags.env),
+        ...given('env', callerEnv(flags.env)),
       },
       flags,
     ),

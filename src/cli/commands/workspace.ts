@@ -1,10 +1,10 @@
 /** `herdr workspace …` (docs/protocol.md §11): each prints the response JSON. */
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { type SocketOption, given, send } from '../output.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment } from './parse.js';
 import { addWorkspaceMetadataCommand } from './pane-details.js';
+import { callerCwd, callerEnv } from '../caller-place.js';
 
 export function addWorkspaceCommands(program: Command): void {
   const workspace = program.command('workspace').description('list, create and manage workspaces');
@@ -29,11 +29,11 @@ export function addWorkspaceCommands(program: Command): void {
       'cli:workspace:create',
       'workspace.create',
       {
-        cwd: resolve(flags.cwd ?? process.cwd()),
+        cwd: callerCwd(flags.cwd),
         // herdr 0.2.0's CLI focused a new workspace unless --no-focus; that default stays (§11.3).
         focus: focusOf(flags, true),
         ...given('label', flags.label),
-        ...given('env', flags.env),
+        ...given('env', callerEnv(flags.env)),
       },
       flags,
     ),

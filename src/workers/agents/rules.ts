@@ -203,8 +203,9 @@ export const AGENT_TABLES: readonly AgentTable[] = [
       // A dialog's text field (the API key); its "Esc to cancel" is not the working hint.
       { state: 'blocked', when: has('press enter to submit') },
       { state: 'working', when: has('esc to cancel') },
-      // Hooks running: their names can push the hint off the spinner line (screens/gemini-streaming-executing-hooks).
-      { state: 'working', when: { line: /^\s*[\u2800-\u28ff] Executing Hooks?:/ } },
+      // Its spinner line, whatever follows the glyph: hooks' names, or a loading phrase long enough to wrap the
+      // hint off the line (screens/gemini-streaming-executing-hooks; qwen, its fork, met the latter in CI).
+      { state: 'working', when: { line: /^\s*[\u2800-\u28ff] \S/u } },
       // Its footer under the input box, drawn once it takes input; a frame it draws in two writes has none between them
       // (screens/gemini-partial-frame-mid-stream.working).
       { state: 'idle', when: has('workspace (/directory)') },
@@ -328,6 +329,10 @@ export const AGENT_TABLES: readonly AgentTable[] = [
       // A dialog's selected choice without a hint: the first start's sign-in menu (screens/qwen-auth, qwen-connect-provider).
       { state: 'blocked', when: { line: /^\s*│ › \S/ } },
       { state: 'working', when: has('esc to cancel') },
+      // Its spinner line with the time spent, and the hint its footer shows while it works: a long
+      // loading message wraps "esc to / cancel)" over two lines (screens/qwen-spinner-wrapped.working).
+      { state: 'working', when: { line: /^\s*[\u2800-\u28ff].*\((?:\d+[hms] ?)+ · /u } },
+      { state: 'working', when: has('Enter to steer · ') },
       { state: 'working', when: has('Initializing...') },
       // A prompt it took while starting, shown in its footer for a moment (screens/qwen-prompt-queued.working).
       { state: 'working', when: { line: /⏳ \d+ queued/u } },
