@@ -464,3 +464,36 @@ describe('herdr mcp with --host: the local server and one over ssh', { skip: ssh
     assert.equal((await local.call('pane.list', {})).panes.length, 1);
   });
 });
+
+describe('herdr mcp where its client started it', () => {
+  it('starts agents and commands without cwd where herdr mcp runs, found on its PATH', async () => {
+    const server = await startServer();
+    const project = realpathSync(tempDir('herdr-mcp-caller-'));
+    const agents = join(REPO_ROOT, 'bench', 'fixtures', 'agents');
+    // An MCP client starts `herdr mcp` in the user's project, with the user's PATH.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [HERDR_BIN, 'mcp', '--socket', server.socketPath],
+      cwd: project,
+      env: { ...(process.env as Record<string, string>), PATH: `${agents}:${process.env.PATH ?? ''}` },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'herdr-test-caller', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const answer = (await client.callTool({ name, arguments: args })) as ToolAnswer;
+        assert.ok(!answer.isError, `${name} failed: ${answer.content.map((c) => c.text).join('\n')}`);
+        return answer.structuredContent as Record<string, unknown>;
+      };
+      const ran = await call('run_command', { command: 'pwd', timeout_ms: 10_000 });
+      assert.equal(ran.output, project, 'the command ran where herdr mcp runs, not in the server\'s directory');
+      const started = (await call('start_agent', { command: ['fake-agent'], name: 'caller', timeout_ms: 10_000 })) as { agent: { pane: string } };
+      const { pane } = await server.call('pane.get', { pane_id: started.agent.pane });
+      assert.deepEqual([pane.cwd, pane.agent], [project, 'fake-agent']);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+});

@@ -8,6 +8,7 @@
 import { HerdrClient } from '../client/client.js';
 import type { HostTarget } from '../client/transport.js';
 import { ToolError, describeError } from './tool-result.js';
+import { callerCwd, callerEnv } from '../client/caller-place.js';
 
 export interface Host {
   /** undefined for the local server. */
@@ -24,6 +25,17 @@ export class McpContext {
     readonly log: (message: string) => void,
   ) {
     this.hosts = targets.map((target) => ({ name: target.host, client: new HerdrClient({ dialer: target.dialer }) }));
+  }
+
+  /**
+   * Where a new pane of `host` starts when the tool call names no directory: for the local
+   * server where `herdr mcp` stands (its directory, its PATH), as the CLI does; a remote
+   * server's own (this machine's directory means nothing there).
+   */
+  placeOf(host: Host, cwd: string | undefined, env: Record<string, string> | undefined): { cwd?: string; env?: Record<string, string> } {
+    if (host.name !== undefined) return { ...(cwd === undefined ? {} : { cwd }), ...(env === undefined ? {} : { env }) };
+    const callerPath = callerEnv(env);
+    return { cwd: callerCwd(cwd), ...(callerPath === undefined ? {} : { env: callerPath }) };
   }
 
   /** Several servers: remote ids are written with their host. */

@@ -8,7 +8,7 @@ import { usageError } from '../failure.js';
 import { type SocketOption, given, printNothing, send } from '../output.js';
 import { type ReadFlags, readOptions, readParams } from './read-options.js';
 import { oneOf, positiveInt } from './parse.js';
-import { callerCwd, callerEnv } from '../caller-place.js';
+import { callerCwd, callerEnv } from '../../client/caller-place.js';
 
 const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
 

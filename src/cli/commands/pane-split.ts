@@ -10,7 +10,7 @@ import { given, printJson, send } from '../output.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment, fraction, oneOf } from './parse.js';
 import { type PaneTargetFlags, callerPane, focusedPane, namedPane, paneTargetOptions } from './pane-target.js';
-import { callerEnv } from '../caller-place.js';
+import { callerEnv } from '../../client/caller-place.js';
 
 interface SplitFlags extends PaneTargetFlags, FocusFlags {
   direction: SplitDirection;

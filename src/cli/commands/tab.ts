@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { type SocketOption, given, send } from '../output.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment } from './parse.js';
-import { callerEnv } from '../caller-place.js';
+import { callerEnv } from '../../client/caller-place.js';
 
 interface CreateFlags extends SocketOption, FocusFlags {
   workspace?: string;

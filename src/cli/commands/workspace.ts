@@ -4,7 +4,7 @@ import { type SocketOption, given, send } from '../output.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment } from './parse.js';
 import { addWorkspaceMetadataCommand } from './pane-details.js';
-import { callerCwd, callerEnv } from '../caller-place.js';
+import { callerCwd, callerEnv } from '../../client/caller-place.js';
 
 export function addWorkspaceCommands(program: Command): void {
   const workspace = program.command('workspace').description('list, create and manage workspaces');

@@ -20,7 +20,7 @@ const input = z.object({
     .refine((text) => !/[\0-\x1f\x7f]/.test(text), 'one line, without control characters (join commands with ; or &&)')
     .describe('a POSIX shell command line, e.g. "npm test"'),
   pane_id: optional(METHOD_PARAMS['pane.send_input'].shape.pane_id.describe('a pane whose shell is at its prompt; default: a new workspace')),
-  cwd: optional(METHOD_PARAMS['workspace.create'].shape.cwd.describe('the new workspace\'s directory (without pane_id)')),
+  cwd: optional(METHOD_PARAMS['workspace.create'].shape.cwd.describe('the new workspace\'s directory (without pane_id); default: where herdr mcp runs, for the local server')),
   timeout_ms: METHOD_PARAMS['agent.wait'].shape.timeout_ms.describe(`how long to wait for the end (default ${DEFAULT_TIMEOUT_MS})`),
   lines: optional(z.number().int().min(1).max(10_000).describe(`how many lines of output at most (default ${DEFAULT_LINES})`)),
   host: optional(hostParam),
@@ -49,7 +49,7 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
       guarded(async () => {
         const target = pane_id === undefined ? { host: context.host(hostName), id: undefined } : context.resolve(pane_id);
         const { host } = target;
-        const pane = target.id === undefined ? await newShell(host, cwd) : (await host.client.call('pane.get', { pane_id: target.id })).pane;
+        const pane = target.id === undefined ? await newShell(host, context.placeOf(host, cwd, undefined)) : (await host.client.call('pane.get', { pane_id: target.id })).pane;
         const options = { command, timeoutMs: timeout_ms ?? DEFAULT_TIMEOUT_MS, lines: lines ?? DEFAULT_LINES };
         const ran = await withProgress(extra, 'waiting for the command to end', () => runCommand(host.client, pane, options));
         const run = { ...ran, pane: context.qualify(host, ran.pane) };
@@ -59,8 +59,8 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
 }
 
 /** A workspace of its own, not focused: its one pane is a fresh shell. */
-async function newShell(host: Host, cwd: string | undefined) {
-  const { workspace } = await host.client.call('workspace.create', { focus: false, label: 'run_command', ...(cwd === undefined ? {} : { cwd }) });
+async function newShell(host: Host, place: { cwd?: string; env?: Record<string, string> }) {
+  const { workspace } = await host.client.call('workspace.create', { focus: false, label: 'run_command', ...place });
   const { panes } = await host.client.call('pane.list', { workspace_id: workspace.stable_id });
   const pane = panes[0];
   if (!pane) throw new Error(`workspace ${workspace.stable_id} has no pane`);

@@ -46,12 +46,14 @@ export function registerStartAgent(server: McpServer, context: McpContext): void
     ({ worktree, host: hostName, ...start }, extra) =>
       guarded(async () => {
         const host = context.host(hostName);
+        // Without `cwd`, where herdr mcp stands (the local server); its PATH finds the program.
+        const place = context.placeOf(host, start.cwd, start.env);
         let paneId: string | undefined;
         let worktreePath: string | undefined;
         if (worktree) {
           const made = await host.client.call('worktree.create', {
             ...worktree,
-            ...(start.cwd === undefined ? {} : { cwd: start.cwd }),
+            ...(place.cwd === undefined ? {} : { cwd: place.cwd }),
             ...(start.label === undefined ? {} : { label: start.label }),
             focus: false,
           });
@@ -59,7 +61,7 @@ export function registerStartAgent(server: McpServer, context: McpContext): void
           worktreePath = made.worktree.path;
         }
         const { agent, argv } = await withProgress(extra, 'waiting for the agent to be ready', () =>
-          host.client.call('agent.start', { ...start, ...(paneId === undefined ? {} : { pane_id: paneId, cwd: undefined }) }),
+          host.client.call('agent.start', { ...start, ...(paneId === undefined ? place : { pane_id: paneId, cwd: undefined, env: undefined, label: undefined }) }),
         );
         const view = agentView(agent, (id) => context.qualify(host, id));
         return answer(

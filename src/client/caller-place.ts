@@ -1,7 +1,8 @@
 /**
- * Where a CLI caller stands, for a pane it starts: its directory, and the PATH its shell
- * searches. A server started elsewhere (a service, another terminal) would otherwise start
- * the program in its own directory and look it up on its own PATH (docs/protocol.md §11).
+ * Where a caller on this machine stands (the CLI, `herdr mcp`), for a pane it starts: its
+ * directory, and the PATH its shell searches. A server started elsewhere (a service, another
+ * terminal) would otherwise start the program in its own directory and look it up on its own
+ * PATH (docs/protocol.md §11, docs/mcp.md).
  */
 import { resolve } from 'node:path';
 
