@@ -488,6 +488,18 @@ describe('herdr mcp where its client started it', () => {
       };
       const ran = await call('run_command', { command: 'pwd', timeout_ms: 10_000 });
       assert.equal(ran.output, project, 'the command ran where herdr mcp runs, not in the server\'s directory');
+      // The next command goes to the same scratch shell; new_pane asks for another.
+      assert.equal((await call('run_command', { command: 'echo again', timeout_ms: 10_000 })).pane, ran.pane);
+      const fresh = await call('run_command', { command: 'echo fresh', new_pane: true, timeout_ms: 10_000 });
+      assert.notEqual(fresh.pane, ran.pane);
+      // A shell that left the directory, or whose command is still running, is not lent again.
+      await call('run_command', { command: 'cd /', pane_id: ran.pane, timeout_ms: 10_000 });
+      const timedOut = (await client.callTool({ name: 'run_command', arguments: { command: 'sleep 5', pane_id: fresh.pane, timeout_ms: 200 } })) as ToolAnswer;
+      assert.equal(timedOut.isError, true);
+      const elsewhere = await call('run_command', { command: 'pwd', timeout_ms: 10_000 });
+      assert.equal(elsewhere.output, project);
+      assert.ok(![ran.pane, fresh.pane].includes(elsewhere.pane as string), `${String(elsewhere.pane)} is a third shell`);
+      assert.equal((await server.call('workspace.list', {})).workspaces.length, 3);
       const started = (await call('start_agent', { command: ['fake-agent'], name: 'caller', timeout_ms: 10_000 })) as { agent: { pane: string } };
       const { pane } = await server.call('pane.get', { pane_id: started.agent.pane });
       assert.deepEqual([pane.cwd, pane.agent], [project, 'fake-agent']);

@@ -9,6 +9,7 @@ import { HerdrClient } from '../client/client.js';
 import type { HostTarget } from '../client/transport.js';
 import { ToolError, describeError } from './tool-result.js';
 import { callerCwd, callerEnv } from '../client/caller-place.js';
+import { ScratchPanes } from './scratch-panes.js';
 
 export interface Host {
   /** undefined for the local server. */
@@ -18,6 +19,8 @@ export interface Host {
 
 export class McpContext {
   readonly hosts: readonly Host[];
+  /** run_command's shells, kept for this session. */
+  readonly scratch = new ScratchPanes();
 
   constructor(
     targets: readonly HostTarget[],

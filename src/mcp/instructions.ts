@@ -11,7 +11,7 @@ export const INSTRUCTIONS = `herdr hosts terminal panes running coding agents (a
    its menu's options and a question_hash; answer_approval {pane, option, question_hash} picks one, typed only while that
    question is still on its screen. A menu approvals cannot read: read_pane, then send_keys {target, keys: ["Down", "Enter"]}.
    Then wait again.
-5. run_command {command, cwd | pane_id} runs a shell command in a pane and returns its output and exit code.
+5. run_command {command, cwd | pane_id} runs a shell command in a pane (a scratch shell kept for this session unless pane_id) and returns its output and exit code.
 6. close {pane_id | workspace_id} when done. fleet shows everything at any time.
 
 Ids: panes are w<N>:p<M>, workspaces w<N>; they never change while the pane lives. An agent is also named by its name

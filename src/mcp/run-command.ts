@@ -65,7 +65,7 @@ export async function runCommand(client: HerdrClient, pane: PaneInfo, options: R
   const exitCode = Number(endLine.slice(endLine.lastIndexOf(':') + 1));
   const lines = matched.read.text.split('\n').map((text) => text.trimEnd());
   const end = lines.indexOf(endLine);
-  const begin = lines.lastIndexOf(start, end);
+  const begin = startLine(lines, start, end);
   const output = lines.slice(begin + 1, end);
   // The end marker starts on a line of its own: the blank line that makes is not the command's.
   if (output.at(-1) === '') output.pop();
@@ -98,13 +98,23 @@ async function runMarkedByShell(client: HerdrClient, paneId: string, startComman
   if (exitCode === undefined) throw new ToolError('pane_exited', `${paneId} ended before the command did`);
   const { read } = await client.call('pane.read', { pane_id: paneId, source: 'recent', lines: options.lines });
   const lines = read.text.split('\n').map((text) => text.trimEnd());
-  const begin = lines.lastIndexOf(start);
+  const begin = startLine(lines, start, lines.length);
   const echoed = begin > 0 ? (lines[begin - 1] ?? '') : '';
   // The prompt the command was typed at: the shell prints it again once done.
   const prompt = echoed.slice(0, echoed.indexOf("printf 'herdr-start-")).trim();
   const output = lines.slice(begin + 1);
   while (output.length > 0 && (output.at(-1)?.trim() === '' || (prompt !== '' && output.at(-1)?.trim().startsWith(prompt)))) output.pop();
   return { pane: paneId, exit_code: exitCode, output: output.join('\n'), truncated: begin === -1, via: 'osc133' };
+}
+
+/**
+ * The line the start marker printed, the last before `before`: it may follow the shell's prompt
+ * (a line typed into a new shell before it drew its prompt is echoed by the terminal first, and
+ * the prompt comes before the output). The echoed command line holds `herdr-start-%s`, never the marker.
+ */
+function startLine(lines: readonly string[], start: string, before: number): number {
+  for (let index = Math.min(before, lines.length) - 1; index >= 0; index--) if (lines[index]?.endsWith(start)) return index;
+  return -1;
 }
 
 /** A timeout says where the command goes on running. */

@@ -8,7 +8,6 @@ import { runCommand } from '../run-command.js';
 import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { hostParam } from './host-param.js';
-import type { Host } from '../context.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_LINES = 1_000;
@@ -19,7 +18,8 @@ const input = z.object({
     .max(65_536)
     .refine((text) => !/[\0-\x1f\x7f]/.test(text), 'one line, without control characters (join commands with ; or &&)')
     .describe('a POSIX shell command line, e.g. "npm test"'),
-  pane_id: optional(METHOD_PARAMS['pane.send_input'].shape.pane_id.describe('a pane whose shell is at its prompt; default: a new workspace')),
+  pane_id: optional(METHOD_PARAMS['pane.send_input'].shape.pane_id.describe('a pane whose shell is at its prompt; default: this session\'s scratch shell in cwd')),
+  new_pane: optional(z.boolean().describe('true: a new workspace\'s shell instead of the scratch shell (default false)')),
   cwd: optional(METHOD_PARAMS['workspace.create'].shape.cwd.describe('the new workspace\'s directory (without pane_id); default: where herdr mcp runs, for the local server')),
   timeout_ms: METHOD_PARAMS['agent.wait'].shape.timeout_ms.describe(`how long to wait for the end (default ${DEFAULT_TIMEOUT_MS})`),
   lines: optional(z.number().int().min(1).max(10_000).describe(`how many lines of output at most (default ${DEFAULT_LINES})`)),
@@ -40,29 +40,32 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
     {
       title: 'Run a shell command in a pane',
       description:
-        'Types a command line into a pane\'s shell (a new workspace in `cwd` unless `pane_id`) and answers with its output and exit code ' +
-        'once it ends. The command runs in that shell, visible in the pane. Not for panes that run an agent (use prompt_agent).',
+        'Types a command line into a pane\'s shell and answers with its output and exit code once it ends: `pane_id`, else a scratch ' +
+        'shell in `cwd` kept for this session (a new workspace the first time, or with `new_pane`). The command runs in that shell, ' +
+        'visible in the pane. Not for panes that run an agent (use prompt_agent).',
       inputSchema: input,
       outputSchema: output,
     },
-    ({ command, pane_id, cwd, timeout_ms, lines, host: hostName }, extra) =>
+    ({ command, pane_id, new_pane, cwd, timeout_ms, lines, host: hostName }, extra) =>
       guarded(async () => {
         const target = pane_id === undefined ? { host: context.host(hostName), id: undefined } : context.resolve(pane_id);
         const { host } = target;
-        const pane = target.id === undefined ? await newShell(host, context.placeOf(host, cwd, undefined)) : (await host.client.call('pane.get', { pane_id: target.id })).pane;
+        const place = context.placeOf(host, cwd, undefined);
+        let pane;
+        let scratchKey: string | undefined;
+        if (target.id === undefined) {
+          pane = await context.scratch.take(host, place, new_pane === true);
+          scratchKey = context.scratch.keyOf(host, place.cwd);
+        } else {
+          pane = (await host.client.call('pane.get', { pane_id: target.id })).pane;
+          scratchKey = context.scratch.withdraw(host, pane);
+        }
         const options = { command, timeoutMs: timeout_ms ?? DEFAULT_TIMEOUT_MS, lines: lines ?? DEFAULT_LINES };
         const ran = await withProgress(extra, 'waiting for the command to end', () => runCommand(host.client, pane, options));
+        // Ended: the next command without pane_id may use it (one that timed out threw, and keeps its pane).
+        if (scratchKey !== undefined) context.scratch.giveBack(scratchKey, pane);
         const run = { ...ran, pane: context.qualify(host, ran.pane) };
         return answer(run, `exit ${run.exit_code ?? '?'} in ${run.pane}\n${run.output}`);
       }),
   );
-}
-
-/** A workspace of its own, not focused: its one pane is a fresh shell. */
-async function newShell(host: Host, place: { cwd?: string; env?: Record<string, string> }) {
-  const { workspace } = await host.client.call('workspace.create', { focus: false, label: 'run_command', ...place });
-  const { panes } = await host.client.call('pane.list', { workspace_id: workspace.stable_id });
-  const pane = panes[0];
-  if (!pane) throw new Error(`workspace ${workspace.stable_id} has no pane`);
-  return pane;
 }

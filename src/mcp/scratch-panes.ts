@@ -1,0 +1,54 @@
+/**
+ * `run_command`'s scratch panes: one shell per host and directory for this `herdr mcp`
+ * (one caller), used again by the next command instead of a workspace per call. A pane is
+ * lent to one command at a time; one whose command did not end (a timeout), that went away,
+ * or whose shell now stands in another directory (a `cd`) is not lent again.
+ */
+import type { PaneInfo } from '../protocol/objects.js';
+import type { Host } from './context.js';
+
+export class ScratchPanes {
+  /** Free panes by host and directory, as stable ids. */
+  private readonly free = new Map<string, string[]>();
+
+  /** A free scratch pane of `host` in `cwd`, or (none, or `fresh`) a new workspace's shell there. */
+  async take(host: Host, place: { cwd?: string; env?: Record<string, string> }, fresh: boolean): Promise<PaneInfo> {
+    const key = this.keyOf(host, place.cwd);
+    const free = fresh ? [] : (this.free.get(key) ?? []);
+    for (let id = free.pop(); id !== undefined; id = free.pop()) {
+      const pane = await host.client.call('pane.get', { pane_id: id }).then(
+        (answer) => answer.pane,
+        () => undefined,
+      );
+      if (pane && pane.agent === undefined && (place.cwd === undefined || (pane.foreground_cwd ?? pane.cwd) === place.cwd)) return pane;
+    }
+    const { workspace } = await host.client.call('workspace.create', { focus: false, label: 'run_command', ...place });
+    const { panes } = await host.client.call('pane.list', { workspace_id: workspace.stable_id });
+    const pane = panes[0];
+    if (!pane) throw new Error(`workspace ${workspace.stable_id} has no pane`);
+    return pane;
+  }
+
+  /**
+   * A command named this pane itself: it is not lent while that runs. The key it was kept
+   * under, to give it back with once that command ended; undefined when it was not kept.
+   */
+  withdraw(host: Host, pane: PaneInfo): string | undefined {
+    for (const [key, ids] of this.free) {
+      const at = ids.indexOf(pane.stable_id);
+      if (at < 0 || !key.startsWith(`${host.name ?? ''}\0`)) continue;
+      ids.splice(at, 1);
+      return key;
+    }
+    return undefined;
+  }
+
+  /** Its command ended: the next one may use it. */
+  giveBack(key: string, pane: PaneInfo): void {
+    this.free.set(key, [...(this.free.get(key) ?? []), pane.stable_id]);
+  }
+
+  keyOf(host: Host, cwd: string | undefined): string {
+    return `${host.name ?? ''}\0${cwd ?? ''}`;
+  }
+}
