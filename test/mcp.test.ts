@@ -99,6 +99,32 @@ describe('herdr mcp', () => {
     assert.deepEqual(prompt?.inputSchema.required, ['target', 'text']);
   });
 
+  it('declares every tool property with a type and a description a generic client can fill', async () => {
+    const { tools } = await client.listTools();
+    const problems: string[] = [];
+    type Schema = { type?: unknown; enum?: unknown; const?: unknown; anyOf?: Schema[]; oneOf?: Schema[]; description?: string; properties?: Record<string, Schema>; items?: Schema };
+    const members = (schema: Schema) => [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
+    const typed = (schema: Schema): boolean =>
+      schema.type !== undefined || schema.enum !== undefined || schema.const !== undefined || (members(schema).length > 0 && members(schema).every((member) => typed(member) && member.type !== 'null'));
+    const walk = (schema: Schema, at: string, isProperty: boolean) => {
+      // A constant (a union member's `type`) says what it is by itself.
+      if (isProperty && !schema.description && schema.const === undefined) problems.push(`${at}: no description`);
+      if (!typed(schema)) problems.push(`${at}: no type (${JSON.stringify(schema).slice(0, 80)})`);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) walk(property, `${at}.${name}`, true);
+      for (const member of members(schema)) walk(member, at, false);
+      if (schema.items) walk(schema.items, `${at}[]`, false);
+    };
+    for (const t of tools) walk(t.inputSchema as Schema, t.name, false);
+    assert.deepEqual(problems, []);
+    // What the Inspector and a model send: numbers as numbers, wait as true.
+    const charlie = await startFake('charlie');
+    const { agent, turn } = await ok<{ agent: AgentOut; turn: { state: string; outcome?: string } }>('prompt_agent', { target: 'charlie', text: 'work 50', wait: true });
+    assert.deepEqual([agent.status, turn.state, turn.outcome], ['done', 'finished', 'done']);
+    const read = await ok<{ text: string }>('read_pane', { target: 'charlie', lines: 3 });
+    assert.ok(read.text.trimEnd().split('\n').length <= 3, read.text);
+    await ok('close', { pane_id: charlie.pane });
+  });
+
   it('starts an agent, lists it in the fleet by stable ids, prompts it and waits for the turn in one call', async () => {
     const alpha = await startFake('alpha');
     assert.equal(alpha.name, 'alpha');

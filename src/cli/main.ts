@@ -26,6 +26,14 @@ import { addExamples } from './examples.js';
 import { exitCodeOf } from './exit-codes.js';
 import { exitWith } from './failure.js';
 
+// A reader that stops early (`herdr schema | head`) is not an error of ours: a command ends
+// quietly, as cat does; the server keeps serving without the reader of its log.
+const serving = process.argv[2] === 'server';
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  if (!serving) process.exit(0);
+});
+
 const program = new Command('herdr')
   .description('control plane for fleets of terminal coding agents')
   .version(VERSION, '-V, --version')

@@ -24,7 +24,10 @@ export const readWindowFields = {
 };
 
 /** herdr 0.2.0's match shape: `{type: "substring" | "regex", value}`. */
-export const matchSchema = z.object({ type: z.enum(['substring', 'regex']), value: z.string() });
+export const matchSchema = z.object({
+  type: z.enum(['substring', 'regex']).describe('substring: the text as it is; regex: a pattern (RE2 syntax)'),
+  value: z.string().describe('the text or pattern, e.g. "error:" or "^FAIL "'),
+});
 export type MatchSpec = z.output<typeof matchSchema>;
 
 /** The window as a shard reads it. */

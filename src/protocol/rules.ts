@@ -20,7 +20,7 @@ export const ruleTriggerSchema = z.discriminatedUnion('type', [
     status: z.enum(RULE_STATUSES).describe('fires when an agent turns this'),
     agent: optional(agentTarget.describe('only this agent (name, instance id or pane id)')),
     kind: optional(z.string().min(1).max(64).describe('only agents of this kind (claude, codex, …)')),
-    workspace_id: optional(workspaceId),
+    workspace_id: optional(workspaceId.describe('only agents in this workspace')),
   }),
   z.object({
     type: z.literal('command_finished'),
@@ -28,14 +28,14 @@ export const ruleTriggerSchema = z.discriminatedUnion('type', [
       z.union([z.enum(['any', 'failed', 'succeeded']), z.number().int()]).describe('which exit codes fire it: `failed` is any but 0; a number only that one (default any)'),
     ),
     pane_id: optional(paneId.describe('only this pane')),
-    workspace_id: optional(workspaceId),
+    workspace_id: optional(workspaceId.describe('only panes of this workspace')),
   }),
   z
     .object({
       type: z.literal('output_matched'),
       pane_id: optional(paneId.describe('the pane to watch')),
       agent: optional(agentTarget.describe('or the pane of this agent, followed: from when it shows up, and to its next pane')),
-      match: matchSchema,
+      match: matchSchema.describe('what to look for, e.g. {"type": "regex", "value": "^FAIL "}'),
       source: optional(z.enum(READ_SOURCES).describe('what is matched (default recent: the last `lines` lines)')),
       lines: optional(z.number().int().min(1).max(10_000)),
     })
@@ -62,27 +62,27 @@ export const ruleActionSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('prompt'),
-    agent: agentTarget,
+    agent: agentTarget.describe('the agent to prompt: its name, instance id or pane id'),
     text: promptText,
   }).describe('written only if the agent is idle or done at that moment (else the firing is skipped: agent_busy)'),
   z.object({
     type: z.literal('queue'),
-    agent: agentTarget,
+    agent: agentTarget.describe('the agent to prompt: its name, instance id or pane id'),
     text: promptText,
   }).describe('agent.prompt: written now if the agent is idle, else queued until it is'),
 ]);
 export type RuleAction = z.output<typeof ruleActionSchema>;
 
 const limitSchema = z.object({
-  max: z.number().int().min(1).max(10_000),
-  per_s: z.number().int().min(1).max(86_400),
+  max: z.number().int().min(1).max(10_000).describe('firings at most, e.g. 10'),
+  per_s: z.number().int().min(1).max(86_400).describe('in this many seconds, e.g. 60'),
 });
 
 /** What `rules.add` takes; the session file keeps it as given. */
 export const ruleSpecSchema = z.object({
   name: optional(z.string().min(1).max(64)),
-  trigger: ruleTriggerSchema,
-  action: ruleActionSchema,
+  trigger: ruleTriggerSchema.describe('what sets it off, by `type`: agent_status, command_finished, output_matched or schedule; e.g. {"type": "agent_status", "status": "done", "agent": "builder"}'),
+  action: ruleActionSchema.describe('what it does, by `type`: start, prompt or queue; e.g. {"type": "queue", "agent": "reviewer", "text": "Review {{pane_id}}"}'),
   limit: optional(limitSchema.describe('at most `max` firings every `per_s` seconds (default 60 a minute: a safety valve, the loop guard is what stops loops); the rest are skipped: rate_limited')),
   loop_guard: optional(
     z.number().int().min(1).max(10_000).describe('at most this many firings a minute caused by the rule\'s own actions, directly or through other rules (default 5); the rest are skipped: loop_guard'),

@@ -9,6 +9,7 @@ import { METHOD_PARAMS } from '../../protocol/methods.js';
 import { approvalSchema } from '../../protocol/methods/approvals.js';
 import type { McpContext } from '../context.js';
 import { answer, guarded } from '../tool-result.js';
+import { toolInput } from '../tool-input.js';
 
 const approvalView = approvalSchema
   .pick({ agent: true, name: true, cwd: true, since: true, question: true, menu: true, options: true, selected: true, question_hash: true })
@@ -35,7 +36,7 @@ export function registerApprovals(server: McpServer, context: McpContext): void 
       description:
         'Every blocked agent (any vendor) with the question on its screen and its menu\'s options, the longest-waiting first. ' +
         'Answer one with answer_approval (its pane, an option key and the question_hash listed here).',
-      inputSchema: z.object({ agent: z.string().optional().describe('only this agent kind (claude, codex, …)') }),
+      inputSchema: toolInput(z.object({ agent: z.string().optional().describe('only this agent kind (claude, codex, …)') })),
       outputSchema: listOutput,
       annotations: { readOnlyHint: true },
     },
@@ -62,7 +63,7 @@ export function registerApprovals(server: McpServer, context: McpContext): void 
       description:
         'Picks an option of a blocked agent\'s menu, as listed by approvals. The keys are typed only if the same question is still on ' +
         'its screen (question_hash); otherwise nothing is typed and the error says so: list again.',
-      inputSchema: answerInput,
+      inputSchema: toolInput(answerInput),
       outputSchema: z.object({ pane: z.string(), option: z.string(), label: z.string(), keys: z.array(z.string()) }),
     },
     ({ pane, option, question_hash }) =>

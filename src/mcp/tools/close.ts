@@ -5,6 +5,7 @@ import { METHOD_PARAMS } from '../../protocol/methods.js';
 import { optional } from '../../protocol/optional.js';
 import type { McpContext } from '../context.js';
 import { answer, guarded } from '../tool-result.js';
+import { toolInput } from '../tool-input.js';
 
 const input = z
   .object({
@@ -19,7 +20,7 @@ export function registerClose(server: McpServer, context: McpContext): void {
     {
       title: 'Close a pane or workspace',
       description: 'Closes a pane (its processes get SIGHUP) or a workspace with all its panes. An agent in it ends.',
-      inputSchema: input,
+      inputSchema: toolInput(input),
       outputSchema: z.object({ closed: z.string() }),
       annotations: { destructiveHint: true },
     },

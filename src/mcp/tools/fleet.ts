@@ -5,6 +5,7 @@ import { METHOD_PARAMS } from '../../protocol/methods.js';
 import type { McpContext } from '../context.js';
 import { answer, guarded } from '../tool-result.js';
 import { type AgentView, type PaneView, agentViewSchema, agentView, byUrgency, paneView, paneViewSchema } from '../views.js';
+import { toolInput } from '../tool-input.js';
 
 const output = z.object({
   agents: z.array(agentViewSchema),
@@ -21,7 +22,7 @@ export function registerFleet(server: McpServer, context: McpContext): void {
       description:
         'Every agent and pane of the herdr server with its status (blocked, done, working, idle, unknown), most urgent first. ' +
         'A blocked agent carries its question: answer it with send_keys. Ids are stable (w1:p3) and stay valid while the pane lives.',
-      inputSchema: METHOD_PARAMS['session.snapshot'],
+      inputSchema: toolInput(METHOD_PARAMS['session.snapshot']),
       outputSchema: output,
       annotations: { readOnlyHint: true },
     },

@@ -7,6 +7,7 @@ import { READ_SOURCES } from '../../protocol/objects.js';
 import type { McpContext } from '../context.js';
 import { answer, guarded } from '../tool-result.js';
 import { workspaceOf } from '../views.js';
+import { toolInput } from '../tool-input.js';
 
 const input = METHOD_PARAMS['agent.read'].extend({
   source: z.enum(READ_SOURCES).default('recent').describe('visible: the screen; recent: the last `lines` lines, scrollback included'),
@@ -28,7 +29,7 @@ export function registerReadPane(server: McpServer, context: McpContext): void {
       description:
         'The text of a pane (target: its id, e.g. w1:p3) or of an agent (its name or instance id): the visible screen, ' +
         'or the last `lines` lines (default 80) with scrollback. Reading a done agent marks it seen (idle).',
-      inputSchema: input,
+      inputSchema: toolInput(input),
       outputSchema: output,
       annotations: { readOnlyHint: true },
     },

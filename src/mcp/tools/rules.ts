@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { type RuleInfo, ruleInfoSchema, ruleSpecSchema } from '../../protocol/rules.js';
 import type { Host, McpContext } from '../context.js';
 import { answer, guarded } from '../tool-result.js';
+import { toolInput } from '../tool-input.js';
 
 const host = z.string().optional().describe('the server (a --host name, or local); default the local one');
 /** The trigger and action as given (the protocol's schemas read `null` as absent, which an output schema cannot say). */
@@ -30,7 +31,7 @@ export function registerRules(server: McpServer, context: McpContext): void {
         'schedule comes round, the server starts an agent, prompts an idle one, or queues a prompt for one, by itself. Each rule has a ' +
         'rate limit and a loop guard; every firing is a rule.fired event. Prompt texts may hold {{pane_id}}, {{agent}}, {{status}}, ' +
         '{{exit_code}}, {{matched_line}}.',
-      inputSchema: ruleSpecSchema.extend({ host }),
+      inputSchema: toolInput(ruleSpecSchema.extend({ host })),
       outputSchema: hostedRule,
     },
     ({ host: name, ...spec }) =>
@@ -46,7 +47,7 @@ export function registerRules(server: McpServer, context: McpContext): void {
     {
       title: 'List the standing orders',
       description: 'Every event rule of every server: when it fires, what it does, and how often it fired, was skipped or failed.',
-      inputSchema: z.object({}),
+      inputSchema: toolInput(z.object({})),
       outputSchema: z.object({ rules: z.array(hostedRule), unreachable: z.array(z.object({ host: z.string(), error: z.string() })).optional() }),
       annotations: { readOnlyHint: true },
     },
@@ -65,7 +66,7 @@ export function registerRules(server: McpServer, context: McpContext): void {
     {
       title: 'Take a standing order back',
       description: 'Removes an event rule by its id (r3) or name: it fires no more.',
-      inputSchema: z.object({ rule: z.string().describe('its id or name'), host }),
+      inputSchema: toolInput(z.object({ rule: z.string().describe('its id or name'), host })),
       outputSchema: hostedRule,
     },
     ({ rule: target, host: name }) =>

@@ -8,6 +8,7 @@ import { runCommand } from '../run-command.js';
 import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { hostParam } from './host-param.js';
+import { toolInput } from '../tool-input.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_LINES = 1_000;
@@ -43,7 +44,7 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
         'Types a command line into a pane\'s shell and answers with its output and exit code once it ends: `pane_id`, else a scratch ' +
         'shell in `cwd` kept for this session (a new workspace the first time, or with `new_pane`). The command runs in that shell, ' +
         'visible in the pane. Not for panes that run an agent (use prompt_agent).',
-      inputSchema: input,
+      inputSchema: toolInput(input),
       outputSchema: output,
     },
     ({ command, pane_id, new_pane, cwd, timeout_ms, lines, host: hostName }, extra) =>

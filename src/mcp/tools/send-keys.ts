@@ -5,6 +5,7 @@ import { HerdrError } from '../../client/client.js';
 import { METHOD_PARAMS } from '../../protocol/methods.js';
 import type { McpContext } from '../context.js';
 import { answer, guarded } from '../tool-result.js';
+import { toolInput } from '../tool-input.js';
 
 export function registerSendKeys(server: McpServer, context: McpContext): void {
   server.registerTool(
@@ -15,7 +16,7 @@ export function registerSendKeys(server: McpServer, context: McpContext): void {
         'Presses keys in an agent (target: name, instance id or pane id) or in a pane without an agent (its id). ' +
         'Keys: any single character, Enter, Tab, Esc, Backspace, Up, Down, Left, Right, Space, C-c, M-x, F1…F12. ' +
         'Answer a blocked agent\'s menu with e.g. ["1"] or ["Down", "Enter"], then wait_agents.',
-      inputSchema: METHOD_PARAMS['agent.send_keys'],
+      inputSchema: toolInput(METHOD_PARAMS['agent.send_keys']),
       outputSchema: z.object({ sent: z.number().int().min(0), to: z.enum(['agent', 'pane']) }),
     },
     ({ target: given, keys }) =>

@@ -11,6 +11,7 @@ import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { hostParam } from './host-param.js';
 import { agentView, agentViewSchema } from '../views.js';
+import { toolInput } from '../tool-input.js';
 
 const startParams = METHOD_PARAMS['agent.start'];
 const worktreeParams = METHOD_PARAMS['worktree.create'];
@@ -40,7 +41,7 @@ export function registerStartAgent(server: McpServer, context: McpContext): void
         'Give `kind` (claude, codex, gemini, pi, …; `args` appended) or `command` (any argv), and `cwd`. ' +
         'With `worktree`, a new git worktree of the repository at `cwd` is made first and the agent starts in it. ' +
         'Fails with agent_blocked when it stops at a question at startup (answer with send_keys, then wait_agents).',
-      inputSchema: input,
+      inputSchema: toolInput(input),
       outputSchema: output,
     },
     ({ worktree, host: hostName, ...start }, extra) =>

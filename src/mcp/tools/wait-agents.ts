@@ -12,6 +12,7 @@ import type { Host, McpContext } from '../context.js';
 import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { type AgentView, agentView, agentViewSchema } from '../views.js';
+import { toolInput } from '../tool-input.js';
 
 const waitParams = METHOD_PARAMS['agent.wait'];
 
@@ -36,7 +37,7 @@ export function registerWaitAgents(server: McpServer, context: McpContext): void
         'Answers as soon as the first of `targets` is in one of `until` (default: idle, done or blocked — at once if one already is), ' +
         'or has exited, or when `timeout_ms` passes. Use it after prompting several agents without `wait`. ' +
         'To wait for finished turns only, pass until: ["done", "blocked"].',
-      inputSchema: input,
+      inputSchema: toolInput(input),
       outputSchema: output,
       annotations: { readOnlyHint: true },
     },
