@@ -6,7 +6,7 @@
  * prompting one agent).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { HerdrError } from '../src/client/client.js';
 import type { AgentInfo } from '../src/protocol/objects.js';
 import { EventClient } from './helpers/events.js';
+import { CliTerminal } from './helpers/terminal.js';
 import { HERDR_BIN, REPO_ROOT, type TestServer, codeOf, eventually, herdrCli, newWorkspace, promptShown, readUntil, startServer, statsUntil } from './helpers/server.js';
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
@@ -294,6 +295,52 @@ describe('the agent API', () => {
     assert.equal(pane.cwd, realpathSync(project), 'in the caller\'s directory, not the server\'s');
     assert.equal(pane.agent, 'fake-agent');
     await server.call('pane.close', { pane_id: started.result.agent.pane_id });
+  });
+
+  it('a CLI wait never hangs silently: a blocked agent is said at once, a terminal sees the wait go on, Ctrl-C leaves the turn as asked', async () => {
+    const { agent } = await server.call('agent.start', { command: [FAKE_AGENT], cwd: server.dir, name: 'kilo', timeout_ms: 10_000 });
+    await server.call('agent.prompt', { target: 'kilo', text: 'ask 10 may I?', wait: { timeout_ms: 10_000 } });
+    const queued = async () => (await server.call('agent.queue.list', { target: 'kilo' })).turns;
+    // Blocked: said at once, nothing sent, exit 1.
+    await assert.rejects(cli('agent', 'prompt', 'kilo', 'work', '10', 'later', '--wait'), (error: { code: number; stderr: string }) =>
+      error.code === 1 && /waits for an answer to a question in pane w\d+:p\d+ .*answer it with `herdr inbox`; nothing was sent/.test(error.stderr),
+    );
+    assert.deepEqual(await queued(), []);
+    // --keep-waiting: queued behind the question, said so, and it waits (here until Ctrl-C, which keeps the turn).
+    const keep = spawn(process.execPath, [HERDR_BIN, 'agent', 'prompt', 'kilo', 'work', '10', 'kept', '--wait', '--keep-waiting', '--socket', server.socketPath]);
+    let keepErr = '';
+    keep.stderr.on('data', (chunk: Buffer) => (keepErr += chunk.toString()));
+    await eventually(() => /the prompt is queued behind a question in pane/.test(keepErr), 'the blocked question said once queued', 10_000);
+    keep.kill('SIGINT');
+    const kept = await new Promise<number | null>((resolve) => keep.on('exit', (code) => resolve(code)));
+    assert.equal(kept, 130);
+    const [turn] = await queued();
+    assert.ok(turn, 'the turn stayed queued');
+    assert.match(keepErr, new RegExp(`stays queued as turn ${turn.turn_id}: \`herdr agent cancel ${turn.turn_id}\``));
+    // --cancel-on-interrupt: the turn goes with the Ctrl-C.
+    const cancel = spawn(process.execPath, [HERDR_BIN, 'agent', 'prompt', 'kilo', 'work', '10', 'dropped', '--wait', '--keep-waiting', '--cancel-on-interrupt', '--socket', server.socketPath]);
+    let cancelErr = '';
+    cancel.stderr.on('data', (chunk: Buffer) => (cancelErr += chunk.toString()));
+    await eventually(async () => (await queued()).length === 2, 'the second prompt queued', 10_000);
+    cancel.kill('SIGINT');
+    assert.equal(await new Promise<number | null>((resolve) => cancel.on('exit', (code) => resolve(code))), 130);
+    assert.match(cancelErr, /was taken back before it was written/);
+    assert.deepEqual((await queued()).map((t) => t.turn_id), [turn.turn_id]);
+    // Answered: the kept prompt runs. On a terminal the wait shows its status line while the agent works; on a pipe nothing.
+    await server.call('approvals.answer', { pane_id: agent.pane_id, option: '1', question_hash: (await server.call('approvals.list', {})).approvals[0]?.question_hash ?? '' });
+    await server.call('agent.wait', { target: 'kilo', until: ['done'], timeout_ms: 10_000 });
+    const terminal = new CliTerminal(['agent', 'prompt', 'kilo', 'work', '2500', 'slowly', '--wait', '--socket', server.socketPath], { cwd: server.dir });
+    try {
+      await terminal.screenMatches(/kilo: working · its turn · \d+ s/);
+      assert.equal(await terminal.exited, 0);
+      assert.doesNotMatch(await terminal.screen(), /kilo: working ·/, 'the status line is gone once the answer is printed');
+    } finally {
+      terminal.kill();
+    }
+    const piped = await cli('agent', 'prompt', 'kilo', 'work', '1500', 'quietly', '--wait');
+    assert.equal(piped.stderr, '');
+    assert.equal(JSON.parse(piped.stdout).result.turn.outcome, 'done');
+    await server.call('pane.close', { pane_id: agent.terminal_id });
   });
 
   it('the CLI: start, prompt --wait, list, read, wait, and usage errors', async () => {

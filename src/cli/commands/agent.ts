@@ -5,16 +5,27 @@
 import type { Command } from 'commander';
 import { AGENT_STATUSES, type AgentStatus } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
-import { type SocketOption, given, printNothing, send } from '../output.js';
+import { type SocketOption, given, printNothing, send, targetOf } from '../output.js';
 import { type ReadFlags, readOptions, readParams } from './read-options.js';
 import { oneOf, positiveInt } from './parse.js';
 import { callerCwd, callerEnv } from '../../client/caller-place.js';
+import { promptAndWait } from '../prompt-wait.js';
 
 const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
 
 /** `--until` may be given many times: each adds a status. */
 function collectStatus(value: string, previous: AgentStatus[] = []): AgentStatus[] {
   return [...previous, oneOf(...AGENT_STATUSES)(value)];
+}
+
+interface PromptFlags extends SocketOption {
+  wait?: boolean;
+  until?: AgentStatus[];
+  timeout?: number;
+  stall?: number;
+  key?: string;
+  keepWaiting?: boolean;
+  cancelOnInterrupt?: boolean;
 }
 
 interface StartFlags extends SocketOption {
@@ -87,11 +98,21 @@ export function addAgentCommands(program: Command): void {
       .option('--key <key>', 'a client key: a retry with the same key returns the same turn and types nothing')
       .option('--until <status>', `wait for this status (repeatable): ${AGENT_STATUSES.join(' | ')}`, collectStatus)
       .option('--timeout <ms>', 'give up waiting after this long', positiveInt)
+      .option('--keep-waiting', 'with --wait: wait on when the agent is blocked on a question (else say so and end, exit 1)')
+      .option('--cancel-on-interrupt', 'with --wait: Ctrl-C takes the prompt back if it is still queued (else it stays, and its turn id is printed)')
       .option('--stall <ms>', 'how long the agent may stay in its state before the prompt counts as stalled (default 5000)', positiveInt),
-  ).action((target: string, words: string[], flags: SocketOption & { wait?: boolean; until?: AgentStatus[]; timeout?: number; stall?: number; key?: string }) => {
-    if (!flags.wait && (flags.until !== undefined || flags.timeout !== undefined)) usageError('--until and --timeout need --wait');
-    const wait = flags.wait ? { wait: { ...given('until', flags.until), ...given('timeout_ms', flags.timeout) } } : {};
-    send('cli:agent:prompt', 'agent.prompt', { target, text: words.join(' '), ...wait, ...given('stall_ms', flags.stall), ...given('key', flags.key) }, flags);
+  ).action((target: string, words: string[], flags: PromptFlags) => {
+    if (!flags.wait && (flags.until !== undefined || flags.timeout !== undefined || flags.keepWaiting || flags.cancelOnInterrupt)) {
+      usageError('--until, --timeout, --keep-waiting and --cancel-on-interrupt need --wait');
+    }
+    const text = words.join(' ');
+    if (flags.wait) {
+      const params = { target };
+      const dialer = targetOf(flags, params);
+      const options = { target: params.target, text, until: flags.until, timeoutMs: flags.timeout, stallMs: flags.stall, key: flags.key };
+      return promptAndWait(dialer, { ...options, keepWaiting: flags.keepWaiting === true, cancelOnInterrupt: flags.cancelOnInterrupt === true });
+    }
+    return send('cli:agent:prompt', 'agent.prompt', { target, text, ...given('stall_ms', flags.stall), ...given('key', flags.key) }, flags);
   });
 
   socket(agent.command('turn').argument('<turn_id>').description('a prompt\'s turn: queued, sent, started, finished (with its outcome and duration), failed or cancelled'))
