@@ -53,6 +53,37 @@ describe('herdr\'s current CLI grammar', () => {
   });
   after(() => server.stop());
 
+  describe('usage errors and patterns, as a person meets them', () => {
+    it('a usage error says the one thing wrong and where help is, not the whole help', async () => {
+      const ran = await herdr('pane', 'read');
+      assert.equal(ran.code, 2);
+      assert.deepEqual(ran.stderr.trim().split('\n'), ["error: missing required argument 'id'", '(add --help for usage)']);
+    });
+
+    it('send-keys names the key meant by a common spelling, and sends nothing', async () => {
+      for (const [typed, meant] of [['Ctrl-C', 'C-c'], ['^D', 'C-d'], ['Alt-x', 'M-x'], ['Return', 'Enter']] as const) {
+        const ran = await herdr('pane', 'send-keys', first, typed);
+        assert.equal(ran.code, 2, typed);
+        assert.match(ran.stderr, new RegExp(`${typed.replace(/[\^]/g, '\\$&')} is not a key: did you mean ${meant}\\?`));
+      }
+      // The positive control: the names it suggests are taken.
+      assert.equal((await herdr('pane', 'send-keys', first, 'C-c')).code, 0);
+    });
+
+    it('wait output and pane wait-output take a pattern the same way: --regex PATTERN', async () => {
+      for (const args of [['wait', 'output'], ['pane', 'wait-output']]) {
+        const bad = await herdr(...args, first, '--regex', '(', '--timeout', '1000');
+        assert.equal(bad.code, 1, `${args.join(' ')}: ${bad.stderr}`);
+        assert.equal(json(bad.stderr).error?.code, 'invalid_regex');
+        await herdr('pane', 'send-text', first, 'echo pattern-$((40+2))\r');
+        const good = await herdr(...args, first, '--regex', 'pattern-4[2]', '--timeout', '10000');
+        assert.equal(good.code, 0, good.stderr);
+      }
+      // herdr 0.2.0's form still means the same.
+      assert.equal((await herdr('wait', 'output', first, '--match', 'pattern-4[2]', '--regex', '--timeout', '10000')).code, 0);
+    });
+  });
+
   describe('herdr status', () => {
     it('reports a running server on the 0.2.0 socket, exit 0', async () => {
       const ran = await herdr('status', '--json');

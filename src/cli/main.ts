@@ -37,7 +37,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const program = new Command('herdr')
   .description('control plane for fleets of terminal coding agents')
   .version(VERSION, '-V, --version')
-  .showHelpAfterError()
+  // A usage error says the one thing wrong and where help is, not the whole help.
+  .showHelpAfterError('(add --help for usage)')
   // Flags belong to the command they follow (`herdr server stop --socket X`).
   .enablePositionalOptions()
   .exitOverride();

@@ -7,7 +7,7 @@ import { AGENT_STATUSES, type AgentStatus } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
 import { type SocketOption, given, printNothing, send, targetOf } from '../output.js';
 import { type ReadFlags, readOptions, readParams } from './read-options.js';
-import { oneOf, positiveInt } from './parse.js';
+import { oneOf, positiveInt, sendKey } from './parse.js';
 import { callerCwd, callerEnv } from '../../client/caller-place.js';
 import { promptAndWait } from '../prompt-wait.js';
 
@@ -135,7 +135,7 @@ export function addAgentCommands(program: Command): void {
     send('cli:agent:wait', 'agent.wait', { target, ...given('until', flags.until), ...given('timeout_ms', flags.timeout) }, flags),
   );
 
-  socket(agent.command('send-keys').argument('<target>').argument('<keys...>').description('press keys in the agent\'s pane (e.g. answer its menu)'))
+  socket(agent.command('send-keys').argument('<target>').argument('<keys...>', 'keys: a character, Enter, Tab, Esc, Up, C-c, M-x, F1…F12', sendKey).description('press keys in the agent\'s pane (e.g. answer its menu)'))
     .action((target: string, keys: string[], flags: SocketOption) => send('cli:agent:send-keys', 'agent.send_keys', { target, keys }, flags, printNothing));
 
   socket(

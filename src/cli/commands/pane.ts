@@ -6,6 +6,7 @@ import { addAttachCommand } from './attach.js';
 import { addPaneDetailCommands } from './pane-details.js';
 import { addPaneReadCommands } from './pane-read.js';
 import { addPaneSplitCommands } from './pane-split.js';
+import { sendKey } from './parse.js';
 
 export function addPaneCommands(program: Command): void {
   const pane = program.command('pane').description('list, read, drive and arrange panes');
@@ -32,7 +33,7 @@ export function addPaneCommands(program: Command): void {
       send('cli:pane:send-text', 'pane.send_text', { pane_id: id, text: words.join(' ') }, flags, printNothing),
   );
 
-  socket(pane.command('send-keys').argument('<id>').argument('<keys...>').description('press keys (Enter, C-c, Up, …)'))
+  socket(pane.command('send-keys').argument('<id>').argument('<keys...>', 'keys: a character, Enter, Tab, Esc, Up, C-c, M-x, F1…F12', sendKey).description('press keys (Enter, C-c, Up, …)'))
     .action((id: string, keys: string[], flags: SocketOption) =>
       send('cli:pane:send-keys', 'pane.send_keys', { pane_id: id, keys }, flags, printNothing),
     );

@@ -57,3 +57,22 @@ export function envAssignment(value: string, previous: Record<string, string> = 
   if (at <= 0) throw new InvalidArgumentError(`expected KEY=VALUE, got ${value}`);
   return { ...previous, [value.slice(0, at)]: value.slice(at + 1) };
 }
+
+/** The key name meant by a common spelling `send-keys` does not take (`Ctrl-C`, `^C`, `Alt-x`, `Return`). */
+function meantKey(value: string): string | undefined {
+  const ctrl = /^(?:ctrl|control|ctl)[- ]?(.)$|^\^(.)$/i.exec(value);
+  if (ctrl) return `C-${(ctrl[1] ?? ctrl[2] ?? '').toLowerCase()}`;
+  const meta = /^(?:alt|meta|opt|option)[- ]?(.)$/i.exec(value);
+  if (meta) return `M-${meta[1] ?? ''}`;
+  if (/^return$/i.test(value)) return 'Enter';
+  return undefined;
+}
+
+/** One of `send-keys`'s keys (repeatable): a bad one is a usage error that names the key meant. */
+export function sendKey(value: string, previous: string[] = []): string[] {
+  if (!resolveKey(value)) {
+    const meant = meantKey(value);
+    throw new InvalidArgumentError(`${value} is not a key${meant && resolveKey(meant) ? `: did you mean ${meant}?` : ''} (a character, Enter, Tab, Esc, Up, C-c, M-x, F1…F12)`);
+  }
+  return [...previous, value];
+}

@@ -3,16 +3,17 @@ import type { Command } from 'commander';
 import { HerdrClient } from '../../client/client.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/enums.js';
 import { EXIT } from '../exit-codes.js';
-import { exitWith, fail } from '../failure.js';
+import { exitWith, fail, usageError } from '../failure.js';
 import { type SocketOption, printJson, send, targetOf } from '../output.js';
 import { nonNegativeInt, oneOf } from './parse.js';
 
 interface OutputFlags extends SocketOption {
-  match: string;
+  match?: string;
   source: 'visible' | 'recent';
   lines?: number;
   timeout?: number;
-  regex?: boolean;
+  /** herdr 0.2.0's `--regex` (treat --match as a regex), or as `pane wait-output` takes it, the pattern itself. */
+  regex?: boolean | string;
 }
 
 export function addWaitCommands(program: Command): void {
@@ -22,26 +23,29 @@ export function addWaitCommands(program: Command): void {
     .command('output')
     .argument('<id>')
     .description('wait until a line of the pane matches (prints the response JSON)')
-    .requiredOption('--match <text>', 'substring (or RE2 regex with --regex) to wait for')
+    .option('--match <text>', 'substring (or RE2 regex with --regex) to wait for')
     .option('--source <source>', 'visible | recent', oneOf('visible', 'recent'), 'recent')
     .option('--lines <n>', 'rows of recent text to search', nonNegativeInt)
     .option('--timeout <ms>', 'give up after this long (default: wait until matched)', nonNegativeInt)
-    .option('--regex', 'treat --match as an RE2 regular expression')
+    .option('--regex [pattern]', 'an RE2 regular expression to wait for, as `pane wait-output` takes it; alone, treat --match as one')
     .option('--socket <path>', 'socket path')
-    .action((id: string, flags: OutputFlags) =>
-      send(
+    .action((id: string, flags: OutputFlags) => {
+      const pattern = typeof flags.regex === 'string' ? flags.regex : undefined;
+      if ((flags.match === undefined) === (pattern === undefined)) usageError('give one of --match TEXT (with --regex: a pattern) or --regex PATTERN');
+      const match = pattern !== undefined ? { type: 'regex' as const, value: pattern } : { type: flags.regex ? ('regex' as const) : ('substring' as const), value: flags.match ?? '' };
+      return send(
         'cli:wait:output',
         'pane.wait_for_output',
         {
           pane_id: id,
           source: flags.source,
-          match: { type: flags.regex ? 'regex' : 'substring', value: flags.match },
+          match,
           ...(flags.lines === undefined ? {} : { lines: flags.lines }),
           ...(flags.timeout === undefined ? {} : { timeout_ms: flags.timeout }),
         },
         flags,
-      ),
-    );
+      );
+    });
 
   wait
     .command('agent-state')
