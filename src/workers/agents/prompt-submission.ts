@@ -47,6 +47,12 @@ const MAX_ENTERS = 3;
  */
 const BUSY_CPU_SHARE = 0.05;
 const STALL_STRETCH = 6;
+/**
+ * …and once its input box let go of the text, to this many times: the CLI has the prompt and is
+ * at work, and its turn is coming (50 agents on 2 cores: Claude Code and opencode showed theirs
+ * 20–30 s after taking the text; ending those turns stalled let the next prompt in behind them).
+ */
+const STARTED_STRETCH = 24;
 /** Shorter than this, the text is not told from what was on the screen (`y`, `1`). */
 const MIN_HEAD = 4;
 /** Enough to know the line, short enough not to wrap in a narrow input box. */
@@ -203,14 +209,14 @@ export class PromptSubmission {
   /**
    * Its input box let go of the text a stall window ago and its state has not moved: wait on while
    * it is busy on the CPU (a starved opencode turned working 5–10 s after it took a prompt, 20
-   * agents on 2 cores), to STALL_STRETCH times the window; then it took the text, but no turn started.
+   * agents on 2 cores), to STARTED_STRETCH times the window; then it took the text, but no turn started.
    */
   private startWaitOver(): void {
     if (this.phase !== 'start' || this.letGoAt === undefined) return;
     if (this.target.busyCount() > this.busyAtEnter) return this.finish(true, 'state');
     const now = this.clock.now();
     const busy = this.stillBusy(now);
-    if (busy !== false && now - this.letGoAt.clock < this.stallMs * STALL_STRETCH) return this.after(ENTER_AGAIN_AFTER_MS, () => this.startWaitOver());
+    if (busy !== false && now - this.letGoAt.clock < this.stallMs * STARTED_STRETCH) return this.after(ENTER_AGAIN_AFTER_MS, () => this.startWaitOver());
     this.finish(true, 'input');
   }
 
