@@ -9,6 +9,7 @@ import { withProgress } from '../progress.js';
 import { answer, guarded } from '../tool-result.js';
 import { hostParam } from './host-param.js';
 import { toolInput } from '../tool-input.js';
+import type { PaneInfo } from '../../protocol/objects.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_LINES = 1_000;
@@ -21,7 +22,7 @@ const input = z.object({
     .describe('a POSIX shell command line, e.g. "npm test"'),
   pane_id: optional(METHOD_PARAMS['pane.send_input'].shape.pane_id.describe('a pane whose shell is at its prompt; default: this session\'s scratch shell in cwd')),
   new_pane: optional(z.boolean().describe('true: a new workspace\'s shell instead of the scratch shell (default false)')),
-  cwd: optional(METHOD_PARAMS['workspace.create'].shape.cwd.describe('the new workspace\'s directory (without pane_id); default: where herdr mcp runs, for the local server')),
+  cwd: optional(METHOD_PARAMS['workspace.create'].shape.cwd.describe('where the scratch shell stands (without pane_id); default: where herdr mcp runs, for the local server')),
   timeout_ms: METHOD_PARAMS['agent.wait'].shape.timeout_ms.describe(`how long to wait for the end (default ${DEFAULT_TIMEOUT_MS})`),
   lines: optional(z.number().int().min(1).max(10_000).describe(`how many lines of output at most (default ${DEFAULT_LINES})`)),
   host: optional(hostParam),
@@ -52,7 +53,7 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
         const target = pane_id === undefined ? { host: context.host(hostName), id: undefined } : context.resolve(pane_id);
         const { host } = target;
         const place = context.placeOf(host, cwd, undefined);
-        let pane;
+        let pane: PaneInfo;
         let scratchKey: string | undefined;
         if (target.id === undefined) {
           pane = await context.scratch.take(host, place, new_pane === true);
