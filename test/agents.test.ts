@@ -55,7 +55,8 @@ describe('agent detection', () => {
 
   it('case 8: pane run pi, then wait agent-state idle exits 0 with agent pi', () =>
     withAgents(async (server) => {
-      const herdr = herdrCli(server);
+      // The caller's PATH finds them: a pane the CLI creates gets it (docs/protocol.md §11).
+      const herdr = herdrCli(server, { PATH: `${FAKE_AGENTS}:${process.env.PATH}` });
       await herdr('workspace', 'create', '--cwd', server.dir);
       await herdr('pane', 'run', '1-1', 'pi');
       const { stdout } = await herdr('wait', 'agent-state', '1-1', '--state', 'idle', '--timeout', '5000');

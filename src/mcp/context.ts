@@ -9,13 +9,10 @@ import { HerdrClient } from '../client/client.js';
 import type { HostTarget } from '../client/transport.js';
 import { ToolError, describeError } from './tool-result.js';
 import { callerCwd, callerEnv } from '../client/caller-place.js';
+import type { Host } from './host.js';
 import { ScratchPanes } from './scratch-panes.js';
 
-export interface Host {
-  /** undefined for the local server. */
-  readonly name: string | undefined;
-  readonly client: HerdrClient;
-}
+export type { Host } from './host.js';
 
 export class McpContext {
   readonly hosts: readonly Host[];

@@ -5,7 +5,7 @@
  * or whose shell now stands in another directory (a `cd`) is not lent again.
  */
 import type { PaneInfo } from '../protocol/objects.js';
-import type { Host } from './context.js';
+import type { Host } from './host.js';
 
 export class ScratchPanes {
   /** Free panes by host and directory, as stable ids. */

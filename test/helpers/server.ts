@@ -117,9 +117,10 @@ export function readUntil(
 }
 
 /** Runs the `herdr` CLI against `server` (its socket appended), from the server's directory. */
-export function herdrCli(server: TestServer): (...args: string[]) => Promise<{ stdout: string; stderr: string }> {
+export function herdrCli(server: TestServer, env?: Record<string, string>): (...args: string[]) => Promise<{ stdout: string; stderr: string }> {
   const run = promisify(execFile);
-  return (...args) => run(process.execPath, [HERDR_BIN, ...args, '--socket', server.socketPath], { cwd: server.dir });
+  const options = { cwd: server.dir, ...(env ? { env: { ...process.env, ...env } } : {}) };
+  return (...args) => run(process.execPath, [HERDR_BIN, ...args, '--socket', server.socketPath], options);
 }
 
 /** What `debug.inspect` answers (a server started with HERDR_DEBUG_FAULTS=1, docs/testing.md). */
