@@ -2,7 +2,8 @@
  * `run_command`'s scratch panes: one shell per host and directory for this `herdr mcp`
  * (one caller), used again by the next command instead of a workspace per call. A pane is
  * lent to one command at a time; one whose command did not end (a timeout), that went away,
- * or whose shell now stands in another directory (a `cd`) is not lent again.
+ * or whose shell now stands in another directory (a `cd`) or runs something (it is looked at
+ * before it is lent) is not lent again.
  */
 import type { PaneInfo } from '../protocol/objects.js';
 import type { Host } from './host.js';
@@ -16,17 +17,30 @@ export class ScratchPanes {
     const key = this.keyOf(host, place.cwd);
     const free = fresh ? [] : (this.free.get(key) ?? []);
     for (let id = free.pop(); id !== undefined; id = free.pop()) {
-      const pane = await host.client.call('pane.get', { pane_id: id }).then(
-        (answer) => answer.pane,
-        () => undefined,
-      );
-      if (pane && pane.agent === undefined && (place.cwd === undefined || (pane.foreground_cwd ?? pane.cwd) === place.cwd)) return pane;
+      const pane = await this.atPrompt(host, id, place.cwd);
+      if (pane) return pane;
     }
     const { workspace } = await host.client.call('workspace.create', { focus: false, label: 'run_command', ...place });
     const { panes } = await host.client.call('pane.list', { workspace_id: workspace.stable_id });
     const pane = panes[0];
     if (!pane) throw new Error(`workspace ${workspace.stable_id} has no pane`);
     return pane;
+  }
+
+  /**
+   * The pane, when its shell is at its prompt (nothing else in front) in `cwd`: read from /proc
+   * now (`pane.process_info`), as a `cd` a moment ago is not yet in `pane.get`'s cwd.
+   */
+  private async atPrompt(host: Host, id: string, cwd: string | undefined): Promise<PaneInfo | undefined> {
+    try {
+      const { pane } = await host.client.call('pane.get', { pane_id: id });
+      const { process_info: info } = await host.client.call('pane.process_info', { pane_id: id });
+      const shell = info.foreground_processes.find((process) => process.pid === info.shell_pid);
+      const here = cwd === undefined || shell?.cwd === cwd;
+      return pane.agent === undefined && info.foreground_process_group_id === info.shell_pid && here ? pane : undefined;
+    } catch {
+      return undefined; // gone
+    }
   }
 
   /**
