@@ -79,7 +79,6 @@ export class TurnBook {
   /** Per pane uid: a write under way (the next turn waits for it). */
   private readonly writing = new Set<number>();
   private readonly keys = new Map<string, TurnRecord>();
-  /** Per turn taken by its input box alone: the end of its window for the agent's state to move. */
 
   constructor(private readonly parts: TurnParts) {
     parts.events.listen((event) => this.heard(event));
@@ -298,7 +297,6 @@ export class TurnBook {
       // The shard waited the stall window (longer while the agent was busy on the CPU) for a state to follow.
       turn.evidence = ['the input box let go of the prompt, but the agent never left its state'];
       this.finish(turn, 'finished', 'stalled');
-      this.pump(pane);
       return;
     }
     // What the agent did while the prompt was being submitted already belongs to this turn.

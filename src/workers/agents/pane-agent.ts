@@ -366,11 +366,12 @@ export class PaneAgent {
    * look (READY_QUIET_*): a starved CLI is runnable, or busy, until it finished starting.
    */
   private programAsleep(now: number): boolean {
+    const last = this.settling.lastLook;
+    // Screens change every few ms while it starts: /proc is read once a look interval, not per frame.
+    if (last !== undefined && now - last.at < READY_QUIET_LOOK_MS) return false;
     const stat = this.foregroundPgid === undefined ? undefined : readProcStat(this.foregroundPgid);
     if (stat === undefined) return false;
     const look = { at: now, ticks: stat.utimeTicks + stat.stimeTicks, asleep: stat.state !== 'R' };
-    const last = this.settling.lastLook;
-    if (last !== undefined && now - last.at < READY_QUIET_LOOK_MS) return false;
     this.settling.lastLook = look;
     if (last === undefined || !last.asleep || !look.asleep) return false;
     return coreShare(look.ticks - last.ticks, now - last.at) < READY_QUIET_CPU_SHARE;
