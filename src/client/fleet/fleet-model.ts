@@ -7,7 +7,7 @@
  */
 import type { TypedEventLine } from '../../protocol/events.js';
 import type { AgentState, AgentStatus } from '../../protocol/enums.js';
-import type { PaneInfo, WorkspaceInfo } from '../../protocol/objects.js';
+import type { AgentInfo, PaneInfo, WorkspaceInfo } from '../../protocol/objects.js';
 import type { Approval } from '../../protocol/methods/approvals.js';
 
 export interface FleetRow {
@@ -21,6 +21,8 @@ export interface FleetRow {
   /** Position in its workspace's layout order. */
   order: number;
   agent: string | undefined;
+  /** The agent's name (agent.start's `name`, agent.rename), from `agent.list`; read again at each reload. */
+  name: string | undefined;
   state: AgentState;
   /** The state with `done` (docs/protocol.md §13.2). */
   status: AgentStatus;
@@ -58,11 +60,13 @@ export class Fleet {
 
   constructor(readonly host: string | undefined = undefined) {}
 
-  load(workspaces: WorkspaceInfo[], panes: PaneInfo[]): void {
+  /** `agents` (agent.list) give the rows their agents' names. */
+  load(workspaces: WorkspaceInfo[], panes: PaneInfo[], agents: readonly AgentInfo[] = []): void {
     this.labels.clear();
     for (const workspace of workspaces) this.labels.set(workspace.workspace_id, { number: workspace.number, label: workspace.label });
+    const names = new Map(agents.flatMap((agent) => (agent.name === undefined ? [] : [[agent.terminal_id, agent.name] as const])));
     this.byPaneId.clear();
-    panes.forEach((pane, index) => this.byPaneId.set(pane.pane_id, this.rowOf(pane, index)));
+    panes.forEach((pane, index) => this.byPaneId.set(pane.pane_id, { ...this.rowOf(pane, index), name: names.get(pane.stable_id) }));
   }
 
   /** The approval inbox's entries (`approvals.list`): each blocked row gets its question and menu. */
@@ -158,6 +162,7 @@ export class Fleet {
       workspaceLabel: workspace?.label ?? '',
       order,
       agent: pane.agent,
+      name: undefined,
       state: pane.agent_state,
       status: pane.agent_status,
       since: pane.agent_state_since,

@@ -28,10 +28,11 @@ const RELOAD_MS = 1000;
 const FIRST_RETRY_MS = 1000;
 const MAX_RETRY_MS = 30_000;
 
-/** Loads `fleet` from the server's lists, and its blocked agents' questions from the approval inbox. */
+/** Loads `fleet` from the server's lists (agents' names from `agent.list`), and its blocked agents' questions from the approval inbox. */
 export async function readFleet(client: HerdrClient, fleet: Fleet): Promise<void> {
-  const [{ workspaces }, { panes }] = await Promise.all([client.workspace.list(), client.pane.list()]);
-  fleet.load(workspaces, panes);
+  // A server from before the agent API answers without names.
+  const [{ workspaces }, { panes }, { agents }] = await Promise.all([client.workspace.list(), client.pane.list(), client.agent.list({}).catch(() => ({ agents: [] }))]);
+  fleet.load(workspaces, panes, agents);
   // A server from before the inbox answers without it: the rows keep their messages.
   if (fleet.anyBlocked) fleet.setApprovals((await client.approvals.list({}).catch(() => ({ approvals: [] }))).approvals);
 }
