@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import WebSocket from 'ws';
 import { chromiumMissing, launchChromium } from '../harness/browser.js';
 import { type TestSshd, sshdMissing, startSshd } from '../harness/sshd.js';
 import { type WebProcess, startWebProcess } from '../harness/web.js';
+import { AGENT_PROGRAMS } from '../src/protocol/agent-kinds.js';
 import type { ServerMessage } from '../src/web/wire.js';
 import '../harness/page-probe.js';
 import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, newWorkspace, promptShown, readUntil, startServer, tempDir } from './helpers/server.js';
@@ -232,7 +233,8 @@ describe('herdr web in a real browser', { skip: noBrowser }, () => {
   it('typing into a pane opened large reaches its program; back to the grid leaves it running', async () => {
     const { paneId } = await newWorkspace(server);
     await promptShown(server, paneId);
-    const key = 'local/w2:p2';
+    const stableId = (await server.call('pane.get', { pane_id: paneId })).pane.stable_id;
+    const key = `local/${stableId}`;
     await page.locator(`.tile[data-key="${key}"]`).click();
     await page.waitForSelector('#pane-view:not([hidden])');
     await eventually(async () => /[$#] $/m.test(await paneText()), 'the prompt in the large pane');
@@ -259,7 +261,7 @@ describe('herdr web in a real browser', { skip: noBrowser }, () => {
     await page.locator('#back').click();
     await page.waitForSelector('#pane-view', { state: 'hidden' });
     assert.equal(page.url(), `${web.origin}/#`);
-    assert.equal((await server.call('pane.get', { pane_id: paneId })).pane.stable_id, 'w2:p2', 'still running');
+    assert.equal((await server.call('pane.get', { pane_id: paneId })).pane.stable_id, stableId, 'still running');
   });
 
   it('a blocked agent moves to the top with its question; its menu is answered with a click', async () => {
@@ -378,6 +380,156 @@ describe('herdr web in a real browser', { skip: noBrowser }, () => {
     assert.ok(png.length > 10_000 && png.subarray(1, 4).toString() === 'PNG', 'a screenshot of the grid');
   });
 });
+
+describe('herdr web: telling panes apart, reading them, starting where asked', { skip: noBrowser }, () => {
+  let server: TestServer;
+  let web: WebProcess;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  /** Where herdr web runs: a directory of its own, neither the server's nor this test's. */
+  const webHome = realpathSync(tempDir('herdr-web-home-'));
+
+  before(async () => {
+    server = await startServer({ env: { FAKE_AGENT_WORK_MS: '200' } });
+    // herdr web starts where it is run: here, its own directory (the harness spawns it from this process's).
+    const testCwd = process.cwd();
+    process.chdir(webHome);
+    try {
+      web = await startWebProcess(server.socketPath);
+    } finally {
+      process.chdir(testCwd);
+    }
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(web.url);
+    await page.waitForSelector('#empty:not([hidden])');
+  });
+  after(async () => {
+    await browser?.close();
+    await web?.stop();
+    await server?.stop();
+    assert.deepEqual(pageErrors, [], 'the page threw nothing');
+  });
+
+  const tile = (stableId: string) => page.locator(`.tile[data-key="local/${stableId}"]`);
+  const titleOf = async (stableId: string) => (await tile(stableId).locator('header .name').textContent()) ?? '';
+  const stableIdOf = async (paneId: string) => (await server.call('pane.get', { pane_id: paneId })).pane.stable_id;
+
+  it('titles each tile with its agent\'s name, the pane\'s stable id and the kind; a shell as `shell`', async () => {
+    const alpha = (await server.call('agent.start', { command: [FAKE_AGENT], cwd: server.dir, name: 'alpha', timeout_ms: 10_000 })).agent;
+    const beta = (await server.call('agent.start', { command: [FAKE_AGENT], cwd: server.dir, name: 'beta', timeout_ms: 10_000 })).agent;
+    const shell = await stableIdOf((await newWorkspace(server)).paneId);
+    // Two agents of one kind: told apart by name and id, in the words a person reads on the tile.
+    await eventually(async () => (await titleOf(alpha.terminal_id)) === `alpha · ${alpha.terminal_id} · fake-agent`, 'alpha\'s title');
+    await eventually(async () => (await titleOf(beta.terminal_id)) === `beta · ${beta.terminal_id} · fake-agent`, 'beta\'s title');
+    await eventually(async () => (await titleOf(shell)) === `shell · ${shell}`, 'the shell\'s title');
+    for (const id of [alpha.terminal_id, beta.terminal_id, shell]) assert.match(id, /^w\d+:p\d+$/, 'the stable id, never the positional one');
+    assert.notEqual(alpha.terminal_id, beta.terminal_id);
+    // The name is one a filter finds too.
+    await page.fill('#text-filter', 'beta');
+    await eventually(async () => (await page.evaluate(() => window.herdrWeb.order())).join() === `local/${beta.terminal_id}`, 'only beta');
+    await page.fill('#text-filter', '');
+  });
+
+  it('a medium tile draws the pane\'s 120 columns across its width in text a person can read (1280 and 1440 px windows)', async () => {
+    const { pane } = await server.call('pane.get', { pane_id: (await newWorkspace(server)).paneId });
+    assert.equal(pane.cols, 120, 'the server\'s default pane width');
+    const shell = pane.stable_id;
+    assert.equal(await page.locator('#tile-size option:checked').textContent(), 'medium tiles', 'medium is the size a page opens with');
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      // Once the stream's first answer gave the tile the pane's size, and the tile was fitted to its width.
+      const metrics = await eventually(async () => {
+        const drawn = await page.evaluate((key) => window.herdrWeb.tileMetrics(key), `local/${shell}`);
+        const tileWidth = await tile(shell).evaluate((node) => node.querySelector('.tile-screen')?.clientWidth ?? 0);
+        return drawn && drawn.cols === pane.cols && drawn.width > 0 && Math.abs(drawn.width - tileWidth) <= 1 ? drawn : undefined;
+      }, `the tile fitted at ${width} px`);
+      assert.ok(metrics.glyphs, `${width} px: text is drawn as glyphs, not as a minimap's bars`);
+      // 10 px rows and an 8 px font: the smallest monospace text that stays legible at 100 % zoom (docs/web.md).
+      assert.ok(metrics.cellHeight >= 10, `${width} px: rows ${metrics.cellHeight.toFixed(2)} px high`);
+      assert.ok(metrics.fontPx >= 8, `${width} px: font ${metrics.fontPx.toFixed(2)} px`);
+      assert.ok(Math.abs(metrics.cellWidth * metrics.cols - metrics.width) < 0.5, 'the 120 columns fill the width');
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('a shell shows `printing` while it prints and `quiet` once it stops; opened large it has no prompt box, an agent has', async () => {
+    const { paneId } = await newWorkspace(server);
+    await promptShown(server, paneId);
+    const shell = await stableIdOf(paneId);
+    const state = tile(shell).locator('header .state');
+    await tile(shell).scrollIntoViewIfNeeded();
+    await eventually(async () => (await state.textContent()) === 'quiet', 'a shell at its prompt is quiet');
+    await server.call('pane.send_text', { pane_id: paneId, text: 'while :; do echo x; sleep 0.5; done\r' });
+    await eventually(async () => (await state.textContent()) === 'printing', 'the printing shell shows it');
+    await eventually(async () => /^x$/m.test(await page.evaluate((key) => window.herdrWeb.tileLines(key).join('\n'), `local/${shell}`)), 'x in the tile');
+    await server.call('pane.send_text', { pane_id: paneId, text: '\x03' });
+    await eventually(async () => (await state.textContent()) === 'quiet', 'quiet once it stopped', 10_000);
+    await eventually(async () => /^\d+s$/.test((await tile(shell).locator('header .age').textContent()) ?? ''), 'and for how long');
+
+    await tile(shell).click();
+    await page.waitForSelector('#pane-view:not([hidden])');
+    assert.equal(await page.locator('#pane-title').textContent(), `shell · ${shell} · ${shortPathOf(server.dir)}`);
+    assert.equal(await page.locator('#prompt-text').isVisible(), false, 'nothing to prompt in a shell');
+    await page.locator('#back').click();
+    const agent = (await server.call('agent.list', {})).agents.find((candidate) => candidate.name === 'alpha');
+    assert.ok(agent);
+    await tile(agent.terminal_id).click();
+    await page.waitForSelector('#pane-view:not([hidden])');
+    assert.equal(await page.locator('#prompt-text').isVisible(), true, 'an agent\'s pane has its prompt box');
+    await page.locator('#back').click();
+  });
+
+  it('"+ agent" says where it starts, starts there (a relative path taken from herdr web\'s directory), and says why a directory will not do', async () => {
+    const kinds = await page.locator('#agent-kinds option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    assert.deepEqual(kinds, Object.keys(AGENT_PROGRAMS), 'the kinds offered are the server\'s own table');
+    await page.locator('#start-agent').click();
+    // herdr web's own directory is the default, said on the page.
+    assert.match((await page.textContent('#start-cwd-hint')) ?? '', new RegExp(`^Empty: ${escapeRegExp(webHome)}, where herdr web runs\\.`));
+
+    // A directory that is not one: the server's reason, on the page; nothing starts.
+    await page.fill('input[name="kind"]', FAKE_AGENT);
+    await page.fill('input[name="cwd"]', '/nonexistent/herdr-web');
+    await page.fill('input[name="name"]', 'nowhere');
+    await page.locator('#start-submit').click();
+    await eventually(async () => /\/nonexistent\/herdr-web does not exist or cannot be entered/.test((await page.textContent('#start-error')) ?? ''), 'the reason shown');
+    assert.equal(await page.locator('#start-dialog').isVisible(), true, 'the dialog stays open to fix it');
+    assert.equal((await server.call('agent.list', {})).agents.some((agent) => agent.name === 'nowhere'), false);
+
+    // A relative path: taken from herdr web's directory (the server, elsewhere, has no such directory).
+    mkdirSync(join(webHome, 'project', 'sub'), { recursive: true });
+    await page.fill('input[name="cwd"]', 'project/./sub/..');
+    await page.fill('input[name="name"]', 'placed');
+    await page.locator('#start-submit').click();
+    await page.waitForSelector('#start-dialog', { state: 'hidden' });
+    const placed = await eventually(async () => (await server.call('agent.list', {})).agents.find((agent) => agent.name === 'placed'), 'placed started');
+    assert.equal((await server.call('pane.get', { pane_id: placed.pane_id })).pane.cwd, join(webHome, 'project'));
+    await eventually(async () => (await titleOf(placed.terminal_id)) === `placed · ${placed.terminal_id} · fake-agent`, 'its tile');
+
+    // No directory: herdr web's own, not the server's.
+    await page.locator('#start-agent').click();
+    await page.fill('input[name="cwd"]', '');
+    await page.fill('input[name="name"]', 'here');
+    await page.locator('#start-submit').click();
+    await page.waitForSelector('#start-dialog', { state: 'hidden' });
+    const here = await eventually(async () => (await server.call('agent.list', {})).agents.find((agent) => agent.name === 'here'), 'here started');
+    const hereCwd = (await server.call('pane.get', { pane_id: here.pane_id })).pane.cwd;
+    assert.equal(hereCwd, webHome);
+    assert.notEqual(hereCwd, server.dir);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The page's short form of a directory (src/web/page/format.ts shortPath), for the paths these tests make. */
+function shortPathOf(path: string): string {
+  return path.replace(/^\/(?:home\/[^/]+|root)(?=\/|$)/, '~');
+}
 
 describe('herdr web with --host: the local server and one over ssh', { skip: sshdMissing() }, () => {
   let local: TestServer;

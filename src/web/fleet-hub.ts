@@ -7,11 +7,10 @@
 import { FLEET_SUBSCRIPTIONS, type FeedStatus, HostFeed } from '../client/fleet/host-feed.js';
 import type { FleetRow } from '../client/fleet/fleet-model.js';
 import type { HostTarget } from '../client/transport.js';
-import type { HostState, RuleActivity, ServerMessage, TileRow } from './wire.js';
+import { type HostState, LOCAL_HOST, type RuleActivity, type ServerMessage, type TileRow } from './wire.js';
 
 const WEB_SUBSCRIPTIONS = [...FLEET_SUBSCRIPTIONS, { type: 'pane.agent_status_changed' as const }];
 const SEND_EVERY_MS = 200;
-export const LOCAL_HOST = 'local';
 
 type FleetMessage = Extract<ServerMessage, { t: 'fleet' }>;
 
@@ -98,6 +97,7 @@ function tileRow(host: string, row: FleetRow): TileRow {
     since: row.since,
   };
   if (row.agent !== undefined) tile.agent = row.agent;
+  if (row.name !== undefined) tile.name = row.name;
   if (row.lastExitCode !== undefined) tile.lastExitCode = row.lastExitCode;
   if (row.cwd !== undefined) tile.cwd = row.cwd;
   if (row.queued > 0) tile.queued = row.queued;

@@ -31,6 +31,9 @@ const WRITE_METHODS = [
   'worktree.create',
 ] as const satisfies readonly MethodName[];
 
+/** A method the page may call (the page's `link.call` is typed by it, from the method table). */
+export type PageMethod = (typeof READ_METHODS)[number] | (typeof WRITE_METHODS)[number];
+
 export function allowedMethods(readOnly: boolean): ReadonlySet<string> {
   return new Set<string>(readOnly ? READ_METHODS : [...READ_METHODS, ...WRITE_METHODS]);
 }

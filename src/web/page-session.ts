@@ -23,6 +23,9 @@ export interface PageOptions {
   readonly readOnly: boolean;
   readonly fps: number;
   readonly methods: ReadonlySet<string>;
+  /** herdr web's directory and its user's home, told to the page ("+ agent" starts there by default). */
+  readonly cwd: string;
+  readonly home: string;
 }
 
 export class PageSession implements StreamPage {
@@ -44,6 +47,8 @@ export class PageSession implements StreamPage {
       fps: options.fps,
       hosts: hub.hostNames(),
       methods: [...options.methods],
+      cwd: options.cwd,
+      home: options.home,
     });
     this.unlisten = hub.listen((message) => this.send(message));
     socket.on('message', (data, isBinary) => this.received(data.toString(), isBinary));

@@ -6,6 +6,7 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { HostTarget } from '../client/transport.js';
@@ -47,7 +48,7 @@ export async function startWeb(options: WebOptions): Promise<RunningWeb> {
   const token = options.token ?? newToken();
   const hub = new FleetHub(options.targets);
   const readOnly = options.readOnly ?? false;
-  const pageOptions = { version: options.version, readOnly, fps: options.fps ?? DEFAULT_FPS, methods: allowedMethods(readOnly) };
+  const pageOptions = { version: options.version, readOnly, fps: options.fps ?? DEFAULT_FPS, methods: allowedMethods(readOnly), cwd: process.cwd(), home: homedir() };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
   const sessions = new Set<PageSession>();
   let gate: Gate | undefined;

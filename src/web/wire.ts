@@ -11,7 +11,7 @@
  * record per stream that printed since the last frame: its stream id and the
  * length of its bytes (4-byte little-endian each), then the bytes the program
  * wrote, in order.
- * The page's bundle imports this file too: it holds types and one constant.
+ * The page's bundle imports this file too: it holds types and two constants.
  */
 import type { AgentState, AgentStatus } from '../protocol/enums.js';
 import type { PaneStreamEvents, PaneStreamStarted } from '../protocol/pane-stream.js';
@@ -29,12 +29,22 @@ export interface TileRow {
   /** The workspace's number and the pane's place in it: the order within a state. */
   workspaceNumber: number;
   order: number;
+  /** The agent's kind (`claude`, `fake-agent`); absent for a plain shell. */
   agent?: string;
+  /** The agent's name (agent.start's `name`, agent.rename): what tells ten agents of one kind apart. */
+  name?: string;
   state: AgentState;
   status: AgentStatus;
   /** When the state took its value, ms since the epoch. */
   since: number;
   lastExitCode?: number;
+  /**
+   * Whether it prints (pane_info's output_active, docs/protocol.md §10.7; what a pane without an
+   * agent shows): printing now, since when, and when it last printed (ms since the epoch).
+   */
+  outputActive?: true;
+  outputActiveSince?: number;
+  lastOutputAt?: number;
   /** Prompts waiting in its agent's queue (docs/protocol.md §13.7). */
   queued?: number;
   cwd?: string;
@@ -86,13 +96,37 @@ export type ServerMessage =
       hosts: string[];
       /** The methods `call` may name (fewer with --read-only). */
       methods: string[];
+      /**
+       * Where `herdr web` runs: its directory (where "+ agent" starts on the local server when no
+       * directory is given, and what a relative one is taken from) and its user's home (`~`).
+       */
+      cwd: string;
+      home: string;
     }
   | { t: 'fleet'; rows: TileRow[]; hosts: HostState[]; rules: RuleActivity }
   | { t: 'answer'; id: number; result?: unknown; error?: ApiError }
   | { t: 'stream'; id: number; notice: StreamNotice };
 
+/** The host name of the local server (the socket's, not a `--host`'s). */
+export const LOCAL_HOST = 'local';
+
 /** Bytes before each record's output in a binary frame: stream id and length. */
 export const OUTPUT_RECORD_HEADER_BYTES = 8;
+
+/** A tile's screen as drawn, in CSS pixels. */
+export interface TileMetrics {
+  /** The pane's size. */
+  cols: number;
+  rows: number;
+  /** The canvas's width (the tile's, less its border). */
+  width: number;
+  cellWidth: number;
+  cellHeight: number;
+  /** The font the glyphs are drawn in. */
+  fontPx: number;
+  /** Glyphs drawn; false: a bar per word (a minimap, below 4 device pixels a cell). */
+  glyphs: boolean;
+}
 
 /** What the page exposes as `window.herdrWeb`, for the browser tests and the bench (through Playwright). */
 export interface PageProbe {
@@ -103,6 +137,8 @@ export interface PageProbe {
   /** Tile frames drawn since the page loaded (xterm.js render passes, all tiles together). */
   tileFrames(): number;
   tileLines(key: string): string[];
+  /** How a tile's screen is drawn (undefined: no such tile). */
+  tileMetrics(key: string): TileMetrics | undefined;
   /** The large pane's screen lines; none when no pane is open. */
   paneLines(): string[];
 }

@@ -19,14 +19,33 @@ export function shortPath(path: string | undefined): string {
   return short.length <= PATH_CHARS ? short : `…${short.slice(short.length - PATH_CHARS + 1)}`;
 }
 
-/** What a tile is called: the agent, else `shell`. */
+/** What a pane is called in a sentence: its agent's name, else the agent's kind, else `shell`. */
 export function tileName(row: TileRow): string {
-  return row.agent ?? 'shell';
+  return row.name ?? row.agent ?? 'shell';
 }
 
-/** The state shown beside the name: none for a plain shell (its name says it). */
+/**
+ * A tile's title: the agent's name, the pane's stable id (the one people and calls use; positional
+ * ids renumber as panes close) and the agent's kind: `asker · w2:p1 · claude`. Without a name the
+ * kind (or `shell`) comes first: `claude · w2:p1`.
+ */
+export function tileTitle(row: TileRow): string {
+  return [tileName(row), row.pane, row.name === undefined ? undefined : row.agent].filter(Boolean).join(' · ');
+}
+
+/** A plain shell: no agent in it (nothing to prompt). */
+export function isShell(row: TileRow): boolean {
+  return row.agent === undefined;
+}
+
+/** The agent's state shown beside the title; a plain shell's is its output (shellActivity). */
 export function statusText(row: TileRow): string {
   return row.status === 'unknown' ? '' : row.status;
+}
+
+/** A plain shell: `printing` since it began, or `quiet` since its last output (none: it has printed nothing). */
+export function shellActivity(row: TileRow): { word: 'printing' | 'quiet'; since: number | undefined } {
+  return row.outputActive ? { word: 'printing', since: row.outputActiveSince } : { word: 'quiet', since: row.lastOutputAt };
 }
 
 export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {

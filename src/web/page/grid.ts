@@ -6,7 +6,7 @@
  * IntersectionObserver, so panes nobody can see cost nothing.
  */
 import type { AgentStatus } from '../../protocol/enums.js';
-import type { TileRow } from '../wire.js';
+import { LOCAL_HOST, type TileRow } from '../wire.js';
 import { element } from './format.js';
 import type { Link } from './link.js';
 import { Tile, type TileActions } from './tile.js';
@@ -21,7 +21,7 @@ export interface Filters {
 }
 
 export function compareTiles(a: TileRow, b: TileRow): number {
-  const localFirst = (row: TileRow) => (row.host === 'local' ? '' : row.host);
+  const localFirst = (row: TileRow) => (row.host === LOCAL_HOST ? '' : row.host);
   return (
     STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
     localFirst(a).localeCompare(localFirst(b)) ||
@@ -34,7 +34,7 @@ export function passes(row: TileRow, filters: Filters): boolean {
   if (filters.statuses.size > 0 && !filters.statuses.has(row.status)) return false;
   if (filters.agent !== '' && (row.agent ?? '') !== filters.agent) return false;
   if (filters.text === '') return true;
-  const haystack = [row.agent, row.pane, row.workspaceLabel, row.cwd, row.question, row.host].join('\n').toLowerCase();
+  const haystack = [row.name, row.agent, row.pane, row.workspaceLabel, row.cwd, row.question, row.host].join('\n').toLowerCase();
   return haystack.includes(filters.text.toLowerCase());
 }
 

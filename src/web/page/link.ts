@@ -5,6 +5,8 @@
  * after a second; open streams are told they failed, so their tiles open
  * them again (the new ack redraws the screen).
  */
+import type { MethodInput, MethodResults } from '../../protocol/methods.js';
+import type { PageMethod } from '../methods.js';
 import { type ApiError, OUTPUT_RECORD_HEADER_BYTES, type PageMessage, type ServerMessage, type StreamNotice } from '../wire.js';
 
 type Hello = Extract<ServerMessage, { t: 'hello' }>;
@@ -60,10 +62,15 @@ export class Link {
     return this.socket?.readyState === WebSocket.OPEN;
   }
 
-  /** An API call on the named server; rejects with CallError. */
-  call<T = unknown>(method: string, params: object, host?: string): Promise<T> {
+  /**
+   * An API call on the named server; rejects with CallError. Typed from the server's method table
+   * (src/protocol/methods.ts), as the client library's `call` is: the params a method takes and the
+   * result it answers, for the methods the page may call (src/web/methods.ts). herdr web checks each
+   * answer against the method's result schema before it is sent here (its client does).
+   */
+  call<M extends PageMethod>(method: M, params: MethodInput<M>, host?: string): Promise<MethodResults[M]> {
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<MethodResults[M]>((resolve, reject) => {
       if (!this.up) return reject(new CallError('connection_lost', 'not connected to herdr web'));
       this.calls.set(id, { resolve: resolve as (result: unknown) => void, reject });
       this.send({ t: 'call', id, method, params, ...(host === undefined ? {} : { host }) });

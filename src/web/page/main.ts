@@ -8,7 +8,6 @@ import '@xterm/xterm/css/xterm.css';
 import './style.css';
 import type { AgentStatus } from '../../protocol/enums.js';
 import type { MenuOption } from '../../protocol/menu.js';
-import type { Approval } from '../../protocol/methods/approvals.js';
 import type { HostState, PageProbe, RuleActivity, ServerMessage, TileRow } from '../wire.js';
 import { age, byId, element } from './format.js';
 import { type Filters, STATUS_LABELS, STATUS_ORDER, TileGrid, stateChips } from './grid.js';
@@ -39,7 +38,7 @@ function say(message: string): void {
  */
 async function answer(row: TileRow, option: MenuOption): Promise<void> {
   try {
-    const { approvals } = await link.call<{ approvals: Approval[] }>('approvals.list', {}, row.host);
+    const { approvals } = await link.call('approvals.list', {}, row.host);
     const approval = approvals.find((candidate) => candidate.stable_id === row.pane);
     if (!approval) return say(`${row.pane} no longer waits for an answer`);
     if (!approval.options.some((candidate) => candidate.key === option.key && candidate.label === option.label)) {
@@ -55,7 +54,7 @@ async function answer(row: TileRow, option: MenuOption): Promise<void> {
 function start(hello: Extract<ServerMessage, { t: 'hello' }>): void {
   document.body.classList.toggle('read-only', hello.readOnly);
   TileCanvas.fps = hello.fps;
-  offerHosts(hello.hosts);
+  offerHosts(hello.hosts, { cwd: hello.cwd, home: hello.home });
   if (grid) return;
   grid = new TileGrid(byId('grid'), link, { open: (row) => (location.hash = `pane=${encodeURIComponent(row.key)}`), answer: (row, option) => void answer(row, option) }, hello.readOnly);
   paneView = new PaneView(link, hello.readOnly, { answer: (row, option) => void answer(row, option), say, closed: () => (location.hash = '') });
@@ -151,5 +150,6 @@ window.herdrWeb = {
   streaming: () => grid?.streaming ?? 0,
   tileFrames: () => TileCanvas.frames,
   tileLines: (key) => grid?.tile(key)?.screenLines() ?? [],
+  tileMetrics: (key) => grid?.tile(key)?.metrics(),
   paneLines: () => paneView?.screenLines() ?? [],
 };

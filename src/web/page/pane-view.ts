@@ -4,14 +4,14 @@
  * sequences the program asked for, bracketed paste when it turned that on)
  * goes to the pane with `pane.send_text`, as `herdr pane attach` sends it.
  * Opening a pane is looking at it (a `done` agent turns `idle`). Its toolbar:
- * the blocked agent's options, a prompt (`agent.prompt`), fit to the window
- * (`pane.resize`), close (`pane.close`). Back to the grid leaves it running.
+ * the blocked agent's options, a prompt (`agent.prompt`; an agent's pane
+ * only), fit to the window (`pane.resize`), close (`pane.close`). Back to the
+ * grid leaves it running.
  */
 import { FitAddon } from '@xterm/addon-fit';
 import type { MenuOption } from '../../protocol/menu.js';
-import type { TurnInfo } from '../../protocol/turns.js';
-import type { TileRow } from '../wire.js';
-import { byId, shortPath, statusText, tileName } from './format.js';
+import { LOCAL_HOST, type TileRow } from '../wire.js';
+import { byId, isShell, shortPath, statusText, tileName, tileTitle } from './format.js';
 import type { Link } from './link.js';
 import { MenuButtons } from './menu-buttons.js';
 import { StreamedTerminal } from './streamed-terminal.js';
@@ -70,8 +70,8 @@ export class PaneView {
     this.screen = screen;
     screen.term.open(this.holder);
     if (!this.readOnly) {
-      screen.term.onData((text) => this.send('pane.send_text', { pane_id: row.pane, text }));
-      screen.term.onBinary((text) => this.send('pane.send_text', { pane_id: row.pane, text }));
+      screen.term.onData((text) => this.send(text));
+      screen.term.onBinary((text) => this.send(text));
     }
     screen.term.onWriteParsed(() => this.showOptions());
     screen.attach({ host: row.host, pane: row.pane });
@@ -84,7 +84,9 @@ export class PaneView {
     if (row.key !== this.row?.key) return;
     this.row = row;
     this.root.dataset.status = row.status;
-    this.title.textContent = [tileName(row), statusText(row), row.pane, shortPath(row.cwd), row.host === 'local' ? '' : row.host].filter(Boolean).join(' · ');
+    this.title.textContent = [tileTitle(row), statusText(row), shortPath(row.cwd), row.host === LOCAL_HOST ? '' : row.host].filter(Boolean).join(' · ');
+    // A plain shell has no agent to prompt: its box would only send a turn to nobody. Typing goes to the terminal.
+    byId('prompt-form').hidden = isShell(row);
     this.question.textContent = row.status === 'blocked' ? row.question ?? 'waiting for an answer' : '';
     this.showOptions();
   }
@@ -106,9 +108,10 @@ export class PaneView {
     this.menu.show(this.row?.status === 'blocked' && !this.readOnly, () => this.screenLines());
   }
 
-  private send(method: string, params: object): void {
+  /** What xterm.js made of a key or a paste, to the pane as typed. */
+  private send(text: string): void {
     const row = this.row;
-    if (row) this.link.call(method, params, row.host).catch((error: Error) => this.actions.say(error.message));
+    if (row) this.link.call('pane.send_text', { pane_id: row.pane, text }, row.host).catch((error: Error) => this.actions.say(error.message));
   }
 
   /** Resizes the pane to what fits this window (the program sees SIGWINCH, as in any terminal). */
@@ -134,7 +137,7 @@ export class PaneView {
     const text = input.value;
     if (!row || text.trim() === '') return;
     try {
-      const { turn } = await this.link.call<{ turn: TurnInfo }>('agent.prompt', { target: row.pane, text }, row.host);
+      const { turn } = await this.link.call('agent.prompt', { target: row.pane, text }, row.host);
       input.value = '';
       const where = turn.state === 'queued' ? `queued as ${turn.turn_id}, ${turn.position ?? 0} ahead: written when it is idle` : `${turn.turn_id} written`;
       this.actions.say(`prompted ${tileName(row)} in ${row.pane}: ${where}`);

@@ -10,6 +10,7 @@
  * browser grants about 16. The pane opened large is drawn by xterm.js.
  */
 import type { IBufferCell, IBufferLine, Terminal } from '@xterm/xterm';
+import type { TileMetrics } from '../wire.js';
 
 /** A cell's height over its width, as in common monospace fonts. */
 export const CELL_ASPECT = 2.1;
@@ -142,6 +143,21 @@ export class TileCanvas {
     this.context.fillStyle = DEFAULT_BG;
     this.context.fillRect(0, 0, this.canvas.width, this.canvas.height);
     this.invalidate();
+  }
+
+  /** How the screen is drawn now, in CSS pixels (PageProbe.tileMetrics). */
+  metrics(): TileMetrics {
+    const ratio = window.devicePixelRatio || 1;
+    const { cols, rows } = this.term;
+    return {
+      cols,
+      rows,
+      width: parseFloat(this.canvas.style.width) || 0,
+      cellWidth: this.cellWidth / ratio,
+      cellHeight: this.canvas.height / Math.max(1, rows) / ratio,
+      fontPx: (parseFloat(this.font) || 0) / ratio,
+      glyphs: this.cellWidth >= MIN_TEXT_CELL_PX,
+    };
   }
 
   invalidate(): void {

@@ -1,13 +1,15 @@
 /**
- * One pane in the grid: a header (agent, state and for how long, last exit
- * code, host), its screen live and scaled down, its directory, and for a
- * blocked agent the question with one button per menu option. The screen is
- * streamed only while the tile is on screen, as a glance (`look: false`), so a
- * `done` agent stays `done` until someone opens it.
+ * One pane in the grid: a header (the agent's name, the pane's stable id and
+ * the agent's kind; its state and for how long, or for a plain shell whether
+ * it is printing; last exit code, host), its screen live and scaled to the
+ * tile's width, its directory, and for a blocked agent the question with one
+ * button per menu option. The screen is streamed only while the tile is on
+ * screen, as a glance (`look: false`), so a `done` agent stays `done` until
+ * someone opens it.
  */
 import type { MenuOption } from '../../protocol/menu.js';
-import type { TileRow } from '../wire.js';
-import { age, element, shortPath, statusText, tileName } from './format.js';
+import type { TileMetrics, TileRow } from '../wire.js';
+import { age, element, isShell, shellActivity, shortPath, statusText, tileTitle } from './format.js';
 import type { Link } from './link.js';
 import { MenuButtons } from './menu-buttons.js';
 import { StreamedTerminal } from './streamed-terminal.js';
@@ -26,6 +28,7 @@ export class Tile {
   row: TileRow;
   private readonly screen: StreamedTerminal;
   private readonly name = element('span', 'name');
+
   private readonly state = element('span', 'state');
   private readonly ageText = element('span', 'age');
   private readonly exit = element('span', 'exit');
@@ -78,9 +81,9 @@ export class Tile {
   update(row: TileRow, now: number): void {
     this.row = row;
     this.root.dataset.status = row.status;
-    this.name.textContent = tileName(row);
-    this.name.title = `${row.pane} in workspace ${row.workspaceLabel || row.workspace}`;
-    this.state.textContent = statusText(row);
+    this.root.classList.toggle('shell', isShell(row));
+    this.name.textContent = tileTitle(row);
+    this.name.title = `${tileTitle(row)}: pane ${row.pane} in workspace ${row.workspaceLabel || row.workspace}`;
     this.exit.textContent = row.lastExitCode === undefined ? '' : `exit ${row.lastExitCode}`;
     this.exit.classList.toggle('failed', row.lastExitCode !== undefined && row.lastExitCode !== 0);
     this.queued.textContent = row.queued === undefined ? '' : `${row.queued} queued`;
@@ -93,9 +96,24 @@ export class Tile {
     this.optionsSoon();
   }
 
-  /** The age shown, once a second. */
+  /**
+   * The state and age shown, once a second: an agent's state and how long it has held; a plain
+   * shell has no state, so its output instead (the server's, docs/protocol.md §10.7): `printing`
+   * and since when, or `quiet` and since its last output.
+   */
   tick(now: number): void {
-    this.ageText.textContent = age(this.row.since, now);
+    const row = this.row;
+    if (!isShell(row)) {
+      this.state.textContent = statusText(row);
+      this.ageText.textContent = age(row.since, now);
+      delete this.root.dataset.activity;
+      return;
+    }
+    const activity = shellActivity(row);
+    this.root.dataset.activity = activity.word;
+    this.state.textContent = activity.word;
+    this.ageText.textContent = activity.since === undefined ? '' : age(activity.since, now);
+    this.state.title = activity.word === 'printing' ? 'it printed in the last 2 seconds' : activity.since === undefined ? 'it has printed nothing' : 'nothing printed since';
   }
 
   /** On screen (or near it): stream; off screen for a moment: stop, keep the last picture. */
@@ -112,6 +130,10 @@ export class Tile {
   /** The screen's lines as text. */
   screenLines(): string[] {
     return this.screen.lines();
+  }
+
+  metrics(): TileMetrics {
+    return this.picture.metrics();
   }
 
   dispose(): void {
