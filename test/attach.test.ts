@@ -35,7 +35,7 @@ describe('pane attach', () => {
     await terminal.screenMatches(/^hi-from-attach$/m);
     terminal.type(DETACH);
     assert.equal(await terminal.exited, 0);
-    assert.match(await terminal.screen(), /detached from pane 1-1/);
+    assert.match(await terminal.screen(), /detached from pane w1:p1/);
     const { pane } = await server.call('pane.get', { pane_id: paneId });
     assert.equal(pane.pane_id, paneId, 'the pane is still there');
     await readUntil(server, paneId, (text) => /^hi-from-attach$/m.test(text));

@@ -162,6 +162,20 @@ describe('protocol dialects', () => {
     await server.call('workspace.close', { workspace_id: workspace.stable_id });
   });
 
+  it('an error names a pane the server found as the client names panes: positions only for a 0.2.0 request that wrote one', async () => {
+    const made = await ask(server.socketPath, 'workspace.create', { cwd: server.dir, label: 'errors' });
+    const { workspace_id: position, stable_id: stable } = made.result.workspace as { workspace_id: string; stable_id: string };
+    const answer = { option: '1', question_hash: '0123456789abcdef' };
+    const messageOf = async (socket: string, paneId: string) => ((await ask(socket, 'approvals.answer', { pane_id: paneId, ...answer })).error as { code: string; message: string });
+    const compact = await messageOf(server.socketPath, `${position}-1`);
+    assert.equal(compact.code, 'approval_not_blocked');
+    // Not "pane 1-1 is unknown, not blocked", which read as "no such pane".
+    assert.equal(compact.message, `pane ${position}-1 hosts no agent, so nothing there waits for an answer: nothing was typed`);
+    assert.equal((await messageOf(server.socketPath, `${stable}:p1`)).message, `pane ${stable}:p1 hosts no agent, so nothing there waits for an answer: nothing was typed`);
+    assert.equal((await messageOf(server.currentSocketPath, `${position}-1`)).message, `pane ${stable}:p1 hosts no agent, so nothing there waits for an answer: nothing was typed`);
+    await ask(server.socketPath, 'workspace.close', { workspace_id: stable });
+  });
+
   it('foreground_cwd: the directory of the program in front, the pane\'s own once it is gone', async () => {
     const { workspace } = await server.call('workspace.create', { cwd: server.dir });
     const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';

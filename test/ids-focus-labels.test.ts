@@ -27,9 +27,10 @@ describe('ids, focus and labels', () => {
   it('stable ids survive renumbering and are accepted by every id param', async () => {
     const w1 = await create();
     const w2 = await create();
-    const { pane: split } = await server.call('pane.split', { target_pane_id: `${w2.stable_id}:p2`, direction: 'right' });
+    // A workspace counts its own panes: w2's first is w2:p1, its second w2:p2 (docs/protocol.md §3).
+    const { pane: split } = await server.call('pane.split', { target_pane_id: `${w2.stable_id}:p1`, direction: 'right' });
     assert.equal(split.pane_id, '2-2');
-    assert.match(split.stable_id, /^w2:p\d+$/);
+    assert.equal(split.stable_id, 'w2:p2');
     await server.call('workspace.close', { workspace_id: w1.stable_id });
     const { pane: moved } = await server.call('pane.get', { pane_id: split.stable_id });
     assert.equal(moved.pane_id, '1-2', 'compact id renumbered');

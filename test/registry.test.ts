@@ -25,9 +25,9 @@ const facts = (): PaneFacts => ({
 function setup() {
   const registry = new Registry();
   const workspace = (focus = false): WorkspaceRecord =>
-    registry.addWorkspace(registry.reserveWorkspaceUid(), 0, registry.reservePaneUid(), facts(), { focus, label: undefined });
+    registry.addWorkspace(registry.reserveWorkspaceUid(), 0, { uid: registry.reservePaneUid(), stableNumber: 1 }, facts(), { focus, label: undefined });
   const split = (target: PaneRecord, direction: SplitDirection = 'right', focus = false): PaneRecord =>
-    registry.addSplitPane(target, registry.reservePaneUid(), direction, facts(), focus);
+    registry.addSplitPane(target, registry.reservePane(target.workspace), direction, facts(), focus);
   const first = (w: WorkspaceRecord): PaneRecord => {
     const pane = w.panes[0];
     assert.ok(pane);
@@ -80,14 +80,14 @@ describe('registry ids', () => {
     const gone = workspace();
     const kept = workspace();
     const pane = split(first(kept));
-    assert.deepEqual(paneIds(pane), { pane_id: '2-2', workspace_id: '2', stable_id: 'w2:p3' });
+    assert.deepEqual(paneIds(pane), { pane_id: '2-2', workspace_id: '2', stable_id: 'w2:p2' });
     registry.removeWorkspace(gone);
-    assert.deepEqual(paneIds(pane), { pane_id: '1-2', workspace_id: '1', stable_id: 'w2:p3' });
-    assert.equal(registry.resolvePane('w2:p3'), pane);
+    assert.deepEqual(paneIds(pane), { pane_id: '1-2', workspace_id: '1', stable_id: 'w2:p2' });
+    assert.equal(registry.resolvePane('w2:p2'), pane);
     assert.equal(registry.resolveWorkspace('w2'), kept);
   });
 
-  it('stable ids are never reused: closed ones stay unknown, new work gets new numbers', () => {
+  it('stable ids count a workspace\'s panes from p1 and are never reused: closed ones stay unknown, new work gets new numbers', () => {
     const { registry, workspace, split, first } = setup();
     const a = workspace();
     const b = workspace();
@@ -98,8 +98,10 @@ describe('registry ids', () => {
     registry.removePane(bPane);
     const c = workspace();
     const cPane = split(first(c));
-    assert.deepEqual(oldIds, ['w1:p1', 'w2:p3']);
-    assert.deepEqual([stable(first(c)), stable(cPane)], ['w3:p4', 'w3:p5']);
+    const bNext = split(first(b));
+    assert.deepEqual(oldIds, ['w1:p1', 'w2:p2']);
+    assert.deepEqual([stable(first(c)), stable(cPane)], ['w3:p1', 'w3:p2']);
+    assert.equal(stable(bNext), 'w2:p3', 'w2:p2 closed: its number is not given again');
     notFound(() => registry.resolveWorkspace('w1'), 'workspace_not_found', 'w1');
     for (const id of oldIds) notFound(() => registry.resolvePane(id), 'pane_not_found', id);
     // A compact id is reused by whatever now stands at its position; only the stable id says which pane.
@@ -110,8 +112,9 @@ describe('registry ids', () => {
     const { registry, workspace, first } = setup();
     workspace();
     const pane = first(workspace());
-    assert.equal(stable(pane), 'w2:p2');
+    assert.equal(stable(pane), 'w2:p1');
     notFound(() => registry.resolvePane('w1:p2'), 'pane_not_found', 'w1:p2');
+    notFound(() => registry.resolvePane('w3:p1'), 'pane_not_found', 'w3:p1');
     for (const id of ['0', '01', '1-0', '-1', 'w0', 'w01', '1.0', ' 1', 'w2:p2:p2', '']) {
       notFound(() => registry.resolvePane(id), 'pane_not_found', id);
     }
@@ -122,7 +125,8 @@ describe('registry ids', () => {
     const { registry, workspace, first } = setup();
     registry.advanceUids(8, 20);
     const w = workspace();
-    assert.equal(stable(first(w)), 'w8:p20');
+    assert.equal(stable(first(w)), 'w8:p1');
+    assert.equal(first(w).uid, 20);
     assert.deepEqual(registry.nextUids, { workspace: 9, pane: 21 });
     registry.advanceUids(2, 2); // never backwards
     assert.deepEqual(registry.nextUids, { workspace: 9, pane: 21 });
@@ -207,7 +211,7 @@ describe('registry focus', () => {
 describe('registry tabs', () => {
   /** A new tab in `w` the way tab.create makes one. */
   const addTab = (registry: Registry, w: WorkspaceRecord, focus = false) =>
-    registry.addTab(w, registry.reserveTabUid(w), registry.reservePaneUid(), facts(), { focus, label: undefined });
+    registry.addTab(w, registry.reserveTabUid(w), registry.reservePane(w), facts(), { focus, label: undefined });
 
   it('compact pane numbers count the whole workspace in creation order; a tab takes its panes when it closes', () => {
     const { registry, workspace, split, first } = setup();

@@ -7,6 +7,7 @@
 import type { ServerStats } from '../protocol/objects.js';
 import { EventHub, type LoggedEvent } from './event-hub.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
+import { OutputActivity } from './output-activity.js';
 import { HeldReports } from './held-reports.js';
 import { OpenCounts } from './open-counts.js';
 import { LayoutOperations } from './operations/layouts.js';
@@ -56,6 +57,8 @@ export class ServerCore {
   readonly metadata = new ReportedMetadata();
   /** Reports about panes `layout.apply` started but has not added yet. */
   readonly held = new HeldReports();
+  /** Which panes are printing (shells and programs without an agent state show it). */
+  readonly activity = new OutputActivity(this.registry, this.events);
   readonly spawner: PaneSpawner;
   readonly shards: PaneShards;
   readonly removal: PaneRemoval;
@@ -89,6 +92,7 @@ export class ServerCore {
       changed: () => this.changed(),
       replace: (shard: ShardHandle, reason: string) => this.pool.replace(shard, reason),
       held: this.held,
+      activity: this.activity,
     });
     this.pool = new ShardPool(options.workers, this.reports, options.shards);
     this.shards = new PaneShards(this.pool, this.registry);
@@ -127,6 +131,7 @@ export class ServerCore {
     // No new work from here; the last snapshot has the session as it stands.
     this.spawner.refuseFromNowOn();
     this.reports.stop();
+    this.activity.stop();
     this.metadata.stop();
     this.rules.stop();
     await this.snapshots?.flush();

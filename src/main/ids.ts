@@ -1,15 +1,17 @@
 /**
  * How the wire names workspaces and panes (docs/protocol.md §3): compact ids
  * ("2", "2-3") are positions, renumbered when something closes; stable ids
- * ("w2", "w2:p7") are uids, never reused. Pure: the registry resolves with
+ * ("w2", "w2:p7": the workspace's uid and the pane's number in it) are never reused. Pure: the registry resolves with
  * these, events and answers print with them.
  */
+
+import { type ErrorCode, ProtocolError } from '../protocol/errors.js';
 
 /** A workspace or pane id as a client wrote it, before it is looked up. */
 export type ParsedWorkspaceId = { kind: 'position'; position: number } | { kind: 'uid'; uid: number };
 export type ParsedPaneId =
   | { kind: 'position'; workspacePosition: number; paneNumber: number }
-  | { kind: 'uid'; workspaceUid: number; paneUid: number };
+  | { kind: 'uid'; workspaceUid: number; stableNumber: number };
 
 const COMPACT_NUMBER = /^[1-9]\d*$/;
 const STABLE_WORKSPACE = /^w([1-9]\d*)$/;
@@ -21,8 +23,9 @@ export function workspaceStableId(workspaceUid: number): string {
   return `w${workspaceUid}`;
 }
 
-export function paneStableId(workspaceUid: number, paneUid: number): string {
-  return `${workspaceStableId(workspaceUid)}:p${paneUid}`;
+/** `w<workspace uid>:p<N>`, N counting the workspace's panes (docs/protocol.md §3). */
+export function paneStableId(workspaceUid: number, stableNumber: number): string {
+  return `${workspaceStableId(workspaceUid)}:p${stableNumber}`;
 }
 
 /** A tab's id: herdr's `w<workspace>:t<tab>`, the only form tabs have (docs/protocol.md §5.3). */
@@ -45,12 +48,19 @@ export function parsePaneId(id: string): ParsedPaneId | undefined {
   const compact = COMPACT_PANE.exec(id);
   if (compact) return { kind: 'position', workspacePosition: Number(compact[1]), paneNumber: Number(compact[2]) };
   const stable = STABLE_PANE.exec(id);
-  return stable ? { kind: 'uid', workspaceUid: Number(stable[1]), paneUid: Number(stable[2]) } : undefined;
+  return stable ? { kind: 'uid', workspaceUid: Number(stable[1]), stableNumber: Number(stable[2]) } : undefined;
+}
+
+/** A pane's two keys, handed out before it starts: the server-wide uid and the stable number in its workspace. */
+export interface PaneKey {
+  readonly uid: number;
+  readonly stableNumber: number;
 }
 
 /** What ids need of a pane: where it is now and what it is for good. */
 export interface PanePlace {
   readonly uid: number;
+  readonly stableNumber: number;
   readonly number: number;
   readonly workspace: { readonly uid: number; readonly position: number };
 }
@@ -79,7 +89,7 @@ export function paneIds(pane: PanePlace): PaneIds {
   return {
     pane_id: `${pane.workspace.position}-${pane.number}`,
     workspace_id: String(pane.workspace.position),
-    stable_id: paneStableId(pane.workspace.uid, pane.uid),
+    stable_id: paneStableId(pane.workspace.uid, pane.stableNumber),
   };
 }
 
@@ -104,7 +114,7 @@ export function currentViewOf(value: object): CurrentView | undefined {
 
 /** A pane's stable ids under the names `pane_id` and `workspace_id`. */
 export function currentPaneIds(pane: PanePlace): { pane_id: string; workspace_id: string } {
-  return { pane_id: paneStableId(pane.workspace.uid, pane.uid), workspace_id: workspaceStableId(pane.workspace.uid) };
+  return { pane_id: paneStableId(pane.workspace.uid, pane.stableNumber), workspace_id: workspaceStableId(pane.workspace.uid) };
 }
 
 export function paneRef(pane: PanePlace): PaneRef {
@@ -127,8 +137,26 @@ export function workspaceRef(workspace: { readonly uid: number; readonly positio
   return withCurrentView({ workspace_id: String(workspace.position) }, { workspace_id: workspaceStableId(workspace.uid) });
 }
 
+type WorkspacePlace = PanePlace['workspace'];
+
+/** A pane or workspace as a message names it in one dialect. */
+export type IdNamer = (place: PanePlace | WorkspacePlace) => string;
+
+/**
+ * An error whose message names a pane or workspace the server picked (an agent found by its
+ * name, a pane a turn waits on), not an id the request wrote (messages quote those as sent):
+ * each dialect reads the ids its answers use, `2-1` on the 0.2.0 wire and `w2:p1` on the current one.
+ */
+export function errorNaming(code: ErrorCode, message: (name: IdNamer) => string): ProtocolError {
+  return new ProtocolError(
+    code,
+    message((place) => ('stableNumber' in place ? `${place.workspace.position}-${place.number}` : String(place.position))),
+    message((place) => ('stableNumber' in place ? paneStableId(place.workspace.uid, place.stableNumber) : workspaceStableId(place.uid))),
+  );
+}
+
 export function paneMeta(pane: PanePlace): EventMeta {
-  return { paneUid: pane.uid, paneStableId: paneStableId(pane.workspace.uid, pane.uid), workspaceStableId: workspaceStableId(pane.workspace.uid) };
+  return { paneUid: pane.uid, paneStableId: paneStableId(pane.workspace.uid, pane.stableNumber), workspaceStableId: workspaceStableId(pane.workspace.uid) };
 }
 
 export function workspaceMeta(workspace: { readonly uid: number }): EventMeta {

@@ -169,7 +169,7 @@ export class ReportedMetadata {
   reportPane(pane: PaneRecord, report: MetadataReport): boolean {
     const target = this.panes.get(pane) ?? { sources: new Map<string, SourceValues>(), nextExpiry: Infinity };
     const sources = target.sources;
-    const source = this.admit(sources, report, `pane ${pane.workspace.position}-${pane.number}`);
+    const source = this.admit(sources, report, 'the pane');
     if (!source) return false;
     const value = this.valueMaker(report.ttlMs);
     if (report.clearTitle) source.title = undefined;
@@ -194,7 +194,7 @@ export class ReportedMetadata {
   /** The same for a workspace (tokens only). */
   reportWorkspace(workspace: WorkspaceRecord, report: MetadataReport): boolean {
     const target = this.workspaces.get(workspace) ?? { sources: new Map<string, SourceValues>(), nextExpiry: Infinity };
-    const source = this.admit(target.sources, report, `workspace ${workspace.position}`);
+    const source = this.admit(target.sources, report, 'the workspace');
     if (!source) return false;
     this.setTokens(source, report, this.valueMaker(report.ttlMs));
     this.workspaces.set(workspace, target);

@@ -3,7 +3,7 @@
  * request about a pane its shard no longer has means the pane is gone.
  */
 import { ProtocolError } from '../protocol/errors.js';
-import { paneIds, workspaceStableId } from './ids.js';
+import { errorNaming, workspaceStableId } from './ids.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
 import type { ShardHandle } from './shard-handle.js';
 import type { ShardPool } from './shard-pool.js';
@@ -39,8 +39,7 @@ export class PaneShards {
   /** A shard said no about a pane: if the pane is really gone, say so as `code`. */
   refused(pane: PaneRecord, error: unknown, code: 'pane_not_found' | 'pane_send_failed'): never {
     if (error instanceof ProtocolError && error.code === 'pane_not_found') {
-      const id = paneIds(pane).pane_id;
-      throw new ProtocolError(code, code === 'pane_send_failed' ? `pane ${id} has exited` : `pane ${id} not found`);
+      throw errorNaming(code, (name) => (code === 'pane_send_failed' ? `pane ${name(pane)} has exited` : `pane ${name(pane)} not found`));
     }
     throw error;
   }

@@ -9,7 +9,7 @@
 import { ProtocolError } from '../protocol/errors.js';
 import type { WorkspaceWorktree } from '../protocol/objects.js';
 import { type Occupant, noOccupant } from './agents/occupant.js';
-import { parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
+import { type PaneKey, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
 import type { AgentStatus, SplitDirection } from '../protocol/enums.js';
 import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
 
@@ -42,6 +42,8 @@ export interface ReportedPaneMetadata {
 
 export interface PaneRecord extends PaneFacts {
   readonly uid: number;
+  /** The `p<N>` of its stable id: counts its workspace's panes, never reused there. */
+  readonly stableNumber: number;
   readonly workspace: WorkspaceRecord;
   /** The tab whose layout holds it (docs/protocol.md §5.3). */
   readonly tab: TabRecord;
@@ -55,6 +57,8 @@ export interface PaneRecord extends PaneFacts {
   readonly occupant: Occupant;
   /** OSC 133 D: the exit code of the shell's last command. */
   lastExitCode: number | undefined;
+  /** When it last printed, and since when it has been printing (undefined: quiet); output-activity.ts. */
+  readonly output: { lastAt: number | undefined; activeSince: number | undefined };
   /** docs/protocol.md §10.4: false once the pane turned idle while its workspace was not active. */
   seen: boolean;
   /** Brought back from a snapshot, and nothing new printed since. */
@@ -98,6 +102,8 @@ export interface WorkspaceRecord {
   tabs: TabRecord[];
   activeTab: TabRecord;
   nextTabUid: number;
+  /** The stable number its next pane gets (`w1:p<N>`). */
+  nextPaneNumber: number;
   /** Tokens clients reported for display (metadata.ts); absent when none. */
   reportedTokens?: Record<string, string> | undefined;
   /** The git checkout it was made for (`worktree.create` / `worktree.open`); kept with the session. */
@@ -127,8 +133,17 @@ export class Registry {
     return this.nextWorkspaceUid++;
   }
 
+  /** A uid for a pane about to start (counts across the server; what threads and maps key on). */
   reservePaneUid(): number {
     return this.nextPaneUid++;
+  }
+
+  /**
+   * The keys of a pane about to start in an open workspace: a uid, and the stable number that
+   * counts the workspace's panes (a new workspace's panes are numbered from 1 by who makes it).
+   */
+  reservePane(workspace: WorkspaceRecord): PaneKey {
+    return { uid: this.reservePaneUid(), stableNumber: workspace.nextPaneNumber++ };
   }
 
   /** The next uids to hand out (a snapshot keeps them, so stable ids are never reused across restarts). */
@@ -143,16 +158,25 @@ export class Registry {
 
   /** A workspace from a snapshot, with its uids, label, tabs and panes (creation order) as they were. */
   restoreWorkspace(
-    saved: { uid: number; shardId: number; label: string | undefined; tabs: SavedTabShape[]; activeTabUid: number; worktree?: WorkspaceWorktree },
-    panes: Array<{ uid: number; tabUid: number; facts: PaneFacts }>,
+    saved: {
+      uid: number;
+      shardId: number;
+      label: string | undefined;
+      tabs: SavedTabShape[];
+      activeTabUid: number;
+      worktree?: WorkspaceWorktree;
+      nextPaneNumber?: number | undefined;
+    },
+    panes: Array<{ key: PaneKey; tabUid: number; facts: PaneFacts }>,
   ): WorkspaceRecord {
     const workspace = this.newWorkspace(saved.uid, saved.shardId, saved.label, saved.worktree, saved.tabs);
     workspace.activeTab = workspace.tabs.find((tab) => tab.uid === saved.activeTabUid) ?? workspace.activeTab;
     for (const pane of panes) {
       const tab = workspace.tabs.find((candidate) => candidate.uid === pane.tabUid) ?? workspace.activeTab;
-      this.addPaneRecord(tab, pane.uid, pane.facts);
+      this.addPaneRecord(tab, pane.key, pane.facts);
     }
-    this.advanceUids(saved.uid + 1, Math.max(...panes.map((pane) => pane.uid)) + 1);
+    workspace.nextPaneNumber = Math.max(saved.nextPaneNumber ?? 1, ...panes.map((pane) => pane.key.stableNumber + 1));
+    this.advanceUids(saved.uid + 1, Math.max(...panes.map((pane) => pane.key.uid)) + 1);
     if (!this.active) this.focusWorkspace(workspace);
     return workspace;
   }
@@ -170,14 +194,15 @@ export class Registry {
   addWorkspace(
     uid: number,
     shardId: number,
-    paneUid: number,
+    pane: PaneKey,
     facts: PaneFacts,
     options: { focus: boolean; label: string | undefined; worktree?: WorkspaceWorktree },
   ): WorkspaceRecord {
     const workspace = this.newWorkspace(uid, shardId, options.label, options.worktree, [
-      { uid: FIRST_TAB_UID, label: undefined, layout: leaf(paneUid), focusedPaneUid: paneUid },
+      { uid: FIRST_TAB_UID, label: undefined, layout: leaf(pane.uid), focusedPaneUid: pane.uid },
     ]);
-    this.addPaneRecord(workspace.activeTab, paneUid, facts);
+    this.addPaneRecord(workspace.activeTab, pane, facts);
+    workspace.nextPaneNumber = Math.max(workspace.nextPaneNumber, pane.stableNumber + 1);
     if (options.focus || !this.active) this.focusWorkspace(workspace);
     return workspace;
   }
@@ -188,21 +213,21 @@ export class Registry {
   }
 
   /** A new last tab holding one pane; active (and its workspace too) if `focus`. */
-  addTab(workspace: WorkspaceRecord, tabUid: number, paneUid: number, facts: PaneFacts, options: { focus: boolean; label: string | undefined }): TabRecord {
-    const tab: TabRecord = { uid: tabUid, workspace, customLabel: options.label, layout: leaf(paneUid), focusedPaneUid: paneUid };
+  addTab(workspace: WorkspaceRecord, tabUid: number, pane: PaneKey, facts: PaneFacts, options: { focus: boolean; label: string | undefined }): TabRecord {
+    const tab: TabRecord = { uid: tabUid, workspace, customLabel: options.label, layout: leaf(pane.uid), focusedPaneUid: pane.uid };
     workspace.tabs.push(tab);
-    this.addPaneRecord(tab, paneUid, facts);
+    this.addPaneRecord(tab, pane, facts);
     if (options.focus) this.focusTab(tab);
     return tab;
   }
 
   /** Splits `target`'s leaf; the target is focused first, the new pane too if `focus`. */
-  addSplitPane(target: PaneRecord, paneUid: number, direction: SplitDirection, facts: PaneFacts, focus: boolean, ratio = 0.5): PaneRecord {
+  addSplitPane(target: PaneRecord, key: PaneKey, direction: SplitDirection, facts: PaneFacts, focus: boolean, ratio = 0.5): PaneRecord {
     const tab = target.tab;
     tab.focusedPaneUid = target.uid;
-    tab.layout = splitLeaf(tab.layout, target.uid, paneUid, direction, ratio);
-    const pane = this.addPaneRecord(tab, paneUid, facts);
-    if (focus) tab.focusedPaneUid = paneUid;
+    tab.layout = splitLeaf(tab.layout, target.uid, key.uid, direction, ratio);
+    const pane = this.addPaneRecord(tab, key, facts);
+    if (focus) tab.focusedPaneUid = key.uid;
     return pane;
   }
 
@@ -297,10 +322,7 @@ export class Registry {
     const parsed = parsePaneId(id);
     let found: PaneRecord | undefined;
     if (parsed?.kind === 'position') found = this.workspaces[parsed.workspacePosition - 1]?.panes[parsed.paneNumber - 1];
-    else if (parsed) {
-      const pane = this.panesByUid.get(parsed.paneUid);
-      if (pane?.workspace.uid === parsed.workspaceUid) found = pane;
-    }
+    else if (parsed) found = this.workspacesByUid.get(parsed.workspaceUid)?.panes.find((pane) => pane.stableNumber === parsed.stableNumber);
     if (!found) throw new ProtocolError('pane_not_found', `pane ${id} not found`);
     return found;
   }
@@ -365,6 +387,7 @@ export class Registry {
       panes: [],
       tabs: [],
       nextTabUid: Math.max(FIRST_TAB_UID, ...tabs.map((tab) => tab.uid + 1)),
+      nextPaneNumber: 1,
       worktree,
     } as unknown as WorkspaceRecord;
     workspace.tabs = tabs.map((saved) => ({ uid: saved.uid, workspace, customLabel: saved.label, layout: saved.layout, focusedPaneUid: saved.focusedPaneUid }));
@@ -382,11 +405,12 @@ export class Registry {
     for (const pane of gone) this.panesByUid.delete(pane.uid);
   }
 
-  private addPaneRecord(tab: TabRecord, uid: number, facts: PaneFacts): PaneRecord {
+  private addPaneRecord(tab: TabRecord, { uid, stableNumber }: PaneKey, facts: PaneFacts): PaneRecord {
     const workspace = tab.workspace;
     const pane: PaneRecord = {
       ...facts,
       uid,
+      stableNumber,
       workspace,
       tab,
       number: workspace.panes.length + 1,
@@ -395,6 +419,7 @@ export class Registry {
       label: undefined,
       occupant: noOccupant(),
       lastExitCode: undefined,
+      output: { lastAt: undefined, activeSince: undefined },
       seen: true,
       restored: false,
     };

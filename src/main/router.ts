@@ -5,7 +5,7 @@
  */
 import { isInteger, parse as parseLossless } from 'lossless-json';
 import type { z } from 'zod';
-import { ProtocolError } from '../protocol/errors.js';
+import { type ErrorCode, ProtocolError } from '../protocol/errors.js';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import { isPlainObject } from '../protocol/envelope.js';
 import { clip } from '../protocol/text.js';
@@ -20,6 +20,7 @@ import {
 } from '../protocol/methods.js';
 import type { Connection } from './connection.js';
 import type { EventBatch } from './event-hub.js';
+import { withCurrentView } from './ids.js';
 
 export interface RequestContext {
   /** The client's connection: `signal` aborts when it goes away. */
@@ -123,6 +124,27 @@ export class RequestLineError extends ProtocolError {
   }
 }
 
+/**
+ * An error's `{code, message}`. A message that names panes the server picked comes in two
+ * forms (ids.ts errorNaming): a request that named a pane or workspace by position (`2-1`,
+ * `2`) reads positions on the 0.2.0 wire; every other request, and the current wire, reads
+ * the stable ids a person sees everywhere else (docs/protocol.md §3).
+ */
+function errorAnswer(error: ProtocolError, params: unknown): { code: ErrorCode; message: string } {
+  if (error.currentMessage === undefined) return { code: error.code, message: error.message };
+  if (!namesByPosition(params)) return { code: error.code, message: error.currentMessage };
+  return withCurrentView({ code: error.code, message: error.message }, { message: error.currentMessage });
+}
+
+const POSITION_ID = /^[1-9]\d*(-[1-9]\d*)?$/;
+const ID_KEY = /(^|_)(id|target)$/;
+
+/** Whether a request's id params (`pane_id`, `target`, …) hold a compact id. */
+function namesByPosition(params: unknown): boolean {
+  if (!isPlainObject(params)) return false;
+  return Object.entries(params).some(([key, value]) => ID_KEY.test(key) && typeof value === 'string' && POSITION_ID.test(value));
+}
+
 export class Router {
   private readonly handlers = new Map<MethodName, AnyHandler>();
   private readonly extras = new Map<string, ExtraMethod>();
@@ -153,7 +175,7 @@ export class Router {
       }
       return { id, result: await handler(parsed.data, context) };
     } catch (error) {
-      if (error instanceof ProtocolError) return { id, error: { code: error.code, message: error.message } };
+      if (error instanceof ProtocolError) return { id, error: errorAnswer(error, request.params) };
       const detail = error instanceof Error ? error.message : String(error);
       console.error(`herdr: ${method} failed:`, error);
       return { id, error: { code: 'internal_error', message: `${method} failed: ${detail}` } };

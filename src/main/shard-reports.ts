@@ -14,6 +14,7 @@ import type { OutputMatchers } from './output-matchers.js';
 import type { PaneRemoval } from './pane-removal.js';
 import type { HeldReports } from './held-reports.js';
 import type { PaneStreams } from './pane-streams.js';
+import type { OutputActivity } from './output-activity.js';
 import type { Registry } from './registry.js';
 import type { ShardHandle, ShardListener } from './shard-handle.js';
 
@@ -30,6 +31,7 @@ export interface ShardReportTargets {
   replace(shard: ShardHandle, reason: string): void;
   /** Reports about panes started but not yet in the registry wait there (layout.apply). */
   held: HeldReports;
+  activity: OutputActivity;
 }
 
 export class ShardReports implements ShardListener {
@@ -51,6 +53,7 @@ export class ShardReports implements ShardListener {
         pane.revision = Math.max(pane.revision, update.revision);
         // Its first new output: the pane is no longer just what was restored.
         if (update.revision > 0) pane.restored = false;
+        this.to.activity.printed(pane);
         this.to.changed();
       }
       if (update.cwd !== undefined) pane.cwd = update.cwd;

@@ -62,6 +62,8 @@ export class ProtocolError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** The message as a current-dialect client reads it, when the ids in it differ (docs/protocol.md §15.3). */
+    readonly currentMessage?: string,
   ) {
     super(message);
     this.name = 'ProtocolError';

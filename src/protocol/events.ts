@@ -40,6 +40,12 @@ export const STREAM_EVENT_DATA = {
   }),
   'pane.agent_status_changed': z.object({ ...paneRef, agent_status: z.enum(AGENT_STATUSES), agent: agentLabelSchema.optional() }),
   'pane.command_finished': z.object({ ...paneRef, exit_code: z.number().int() }),
+  'pane.output_activity': z.object({
+    ...paneRef,
+    active: z.boolean().describe('true: it began printing; false: it printed nothing for 2 s'),
+    last_output_at: z.number().int().min(0).describe('when it last printed, ms since the Unix epoch'),
+    active_since: z.number().int().min(0).optional().describe('when it began printing (active only)'),
+  }),
   'pane.notification': z.object({
     ...paneRef,
     kind: z.enum(NOTIFICATION_KINDS),
@@ -85,6 +91,7 @@ export const eventLineSchema = z.discriminatedUnion('event', [
   streamLine('pane.agent_state_changed', STREAM_EVENT_DATA['pane.agent_state_changed']),
   streamLine('pane.agent_status_changed', STREAM_EVENT_DATA['pane.agent_status_changed']),
   streamLine('pane.command_finished', STREAM_EVENT_DATA['pane.command_finished']),
+  streamLine('pane.output_activity', STREAM_EVENT_DATA['pane.output_activity']),
   streamLine('pane.notification', STREAM_EVENT_DATA['pane.notification']),
   streamLine('server.restored', STREAM_EVENT_DATA['server.restored']),
   streamLine('pane.prompt_queued', STREAM_EVENT_DATA['pane.prompt_queued']),

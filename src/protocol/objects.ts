@@ -77,6 +77,9 @@ export const paneInfoSchema = z.object({
   agent_message: z.string().optional().describe('EXT: the reason a hook or status report gave (a blocked agent\'s question)'),
   agent_session: agentSessionSchema.optional().describe('EXT: the agent\'s own session, as its hook reported it'),
   last_exit_code: z.number().int().optional().describe('EXT: exit code of the last command the shell reported (OSC 133 D)'),
+  output_active: z.boolean().optional().describe('EXT: the pane printed within the last 2 s (§10.7); always sent here'),
+  last_output_at: z.number().int().min(0).optional().describe('EXT: when it last printed, ms since the Unix epoch; absent until it has'),
+  output_active_since: z.number().int().min(0).optional().describe('EXT: while output_active, when this stretch of printing began'),
   queued_prompts: z.number().int().min(1).optional().describe('EXT: prompts waiting in its agent\'s queue (§13.7); absent when none'),
   restored: z.literal(true).optional().describe('EXT: brought back from a snapshot after a restart, and nothing new printed since'),
   previous_agent_session: previousAgentSessionSchema

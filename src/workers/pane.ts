@@ -241,7 +241,7 @@ export class Pane {
       this.pty.resize(cols, rows);
     } catch {
       // The terminal is already closed: the program exited and its exit is on its way.
-      throw new ProtocolError('pane_not_found', `pane ${this.uid} has exited`);
+      throw new ProtocolError('pane_not_found', 'the pane has exited');
     }
     this.term.resize(cols, rows);
     this.capture.resized(baseBefore, widthChanged);

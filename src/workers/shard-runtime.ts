@@ -156,12 +156,12 @@ export class ShardRuntime {
   /** A prompt for the pane's agent, typed and entered as that CLI takes it; answers once it took it or did not (prompt-submission.ts). */
   private submit(params: SubmitParams): Promise<SubmitResult> {
     const { pane, agent } = this.liveEntry(params.paneUid);
-    if (this.submissions.has(pane.uid)) throw new ProtocolError('agent_pane_busy', `a prompt is already being submitted to pane ${pane.uid}`);
+    if (this.submissions.has(pane.uid)) throw new ProtocolError('agent_pane_busy', 'a prompt is already being submitted to its pane');
     // Its agent left the foreground: what is in front (the shell) must not get the prompt.
     agent.tick(this.clock.now());
-    if (agent.lingering) throw new ProtocolError('agent_not_running', `the agent in pane ${pane.uid} has left its terminal`);
+    if (agent.lingering) throw new ProtocolError('agent_not_running', 'the agent has left its terminal');
     // A CLI that reads raw keys and put its terminal back in canonical mode is on its way out.
-    if (agent.readsRawKeys && pane.readsKeys() === false) throw new ProtocolError('agent_not_running', `the agent in pane ${pane.uid} no longer reads keys`);
+    if (agent.readsRawKeys && pane.readsKeys() === false) throw new ProtocolError('agent_not_running', 'the agent no longer reads keys');
     return new Promise((resolve) => {
       const target = {
         write: (text: string, keys: ResolvedKey[], paste: boolean) => pane.input({ paneUid: pane.uid, text, keys, paste: paste ? 'always' : false }),
@@ -226,7 +226,7 @@ export class ShardRuntime {
 
   private liveEntry(paneUid: number): PaneEntry {
     const entry = this.panes.get(paneUid);
-    if (!entry || entry.pane.ended) throw new ProtocolError('pane_not_found', `pane ${paneUid} is not in shard ${this.init.shardId}`);
+    if (!entry || entry.pane.ended) throw new ProtocolError('pane_not_found', 'the pane has exited or closed');
     return entry;
   }
 

@@ -48,7 +48,9 @@ export async function attach(options: AttachOptions): Promise<AttachEnd> {
     connection.close();
     throw error;
   }
-  const { stable_id: paneId, pane_id: shownId } = stream.started;
+  // The stable id names the pane for the person too: the compact one may move while attached.
+  const { stable_id: paneId } = stream.started;
+  const shownId = paneId;
   const screen = new AttachedScreen(output);
   const decoder = new StringDecoder('utf8');
   let size = { cols: stream.started.cols, rows: stream.started.rows };

@@ -35,6 +35,8 @@ export interface FleetRow {
   queued: number;
   /** A blocked agent's question and menu, from the approval inbox (§13.6). */
   approval: Pick<Approval, 'question' | 'options' | 'selected' | 'question_hash'> | undefined;
+  /** Whether it is printing (docs/protocol.md §10.7): what a pane without an agent shows. */
+  output: { active: boolean; lastAt: number | undefined; activeSince: number | undefined };
 }
 
 /** Who needs a person first: blocked agents, then finished ones, then busy ones, then plain shells. */
@@ -129,6 +131,11 @@ export class Fleet {
         this.rules.last = { rule: data.name ?? data.rule_id, what: data.action, outcome: data.outcome === 'skipped' ? (data.reason ?? 'skipped') : data.outcome, at: now };
         return { changed: true, reload: false };
       }
+      case 'pane.output_activity': {
+        const row = this.byPaneId.get(line.data.pane_id);
+        if (row) row.output = { active: line.data.active, lastAt: line.data.last_output_at, activeSince: line.data.active_since };
+        return { changed: row !== undefined, reload: row === undefined };
+      }
       case 'pane.command_finished': {
         const row = this.byPaneId.get(line.data.pane_id);
         if (row) row.lastExitCode = line.data.exit_code;
@@ -171,6 +178,7 @@ export class Fleet {
       message: pane.agent_message,
       queued: pane.queued_prompts ?? 0,
       approval: undefined,
+      output: { active: pane.output_active ?? false, lastAt: pane.last_output_at, activeSince: pane.output_active_since },
     };
   }
 }

@@ -18,6 +18,8 @@ export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [
   ...LIFECYCLE_KINDS.filter((type) => type !== 'layout.updated').map((type) => ({ type })),
   { type: 'pane.agent_state_changed' },
   { type: 'pane.command_finished' },
+  // Shells and programs no detector knows show whether they print instead of a state.
+  { type: 'pane.output_activity' },
   // A prompt that waits shows at once; one written (turn_started) lowers the count at the next reload.
   { type: 'pane.prompt_queued' },
   { type: 'pane.turn_started' },

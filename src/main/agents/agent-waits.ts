@@ -25,7 +25,8 @@ export interface AgentWait<T> {
   /** Called at once, on each event about the pane (or any workspace close), and at `lookAgainAfterMs`. */
   look(event: LoggedEvent | undefined): Verdict<T>;
   timeoutMs: number | undefined;
-  timeoutMessage: string;
+  /** What the deadline answers (errorNaming: the pane as the client's dialect names it). */
+  timedOut(): ProtocolError;
   /** Extra looks, in ms from the start (e.g. when a prompt's stall window ends). */
   lookAgainAfterMs?: number[];
   /** Runs when the deadline passed, before the timeout is answered (a start clears its pending launch). */
@@ -56,7 +57,7 @@ export function waitOnAgent<T>(parts: AgentWaitParts, connection: Connection, wa
       deadline(wait.timeoutMs, () =>
         finish(() => {
           wait.onTimeout?.();
-          reject(new ProtocolError('timeout', wait.timeoutMessage));
+          reject(wait.timedOut());
         }),
       ),
     );

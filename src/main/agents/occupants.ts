@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ProtocolError } from '../../protocol/errors.js';
-import { parsePaneId } from '../ids.js';
+import { errorNaming, parsePaneId } from '../ids.js';
 import type { PaneRecord, Registry } from '../registry.js';
 
 /** The pane's agent changed to `agent` (undefined: no agent any more). */
@@ -82,5 +82,5 @@ export function checkAgentName(registry: Registry, name: string, except?: PaneRe
     throw new ProtocolError('invalid_agent_name', `agent name ${JSON.stringify(name)}: a lowercase letter, then up to 31 of a-z, 0-9, "-" and "_"`);
   }
   const holder = allPanes(registry).find((pane) => pane !== except && hostsAgent(pane) && nameOf(pane) === name);
-  if (holder) throw new ProtocolError('agent_name_taken', `the agent in pane ${holder.workspace.position}-${holder.number} is already named ${name}`);
+  if (holder) throw errorNaming('agent_name_taken', (paneName) => `the agent in pane ${paneName(holder)} is already named ${name}`);
 }

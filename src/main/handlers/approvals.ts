@@ -7,7 +7,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { Approval } from '../../protocol/methods/approvals.js';
 import type { MenuOnScreen } from '../../protocol/thread.js';
 import { instanceOf, nameOf } from '../agents/occupants.js';
-import { currentPaneIds, paneIds, withCurrentView } from '../ids.js';
+import { currentPaneIds, errorNaming, paneIds, withCurrentView } from '../ids.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
@@ -73,7 +73,8 @@ export const MENU_SETTLE_MS = 300;
 /** Types `option` into a blocked pane's menu if its question still has `questionHash` (the shard checks and types in one step). */
 async function answer({ shards }: Parts, pane: PaneRecord, option: string, questionHash: string): Promise<{ keys: string[]; label: string }> {
   if (pane.occupant.state !== 'blocked') {
-    throw new ProtocolError('approval_not_blocked', `pane ${paneIds(pane).pane_id} is ${pane.occupant.state}, not blocked: nothing was typed`);
+    const what = pane.occupant.agent === undefined ? 'hosts no agent' : `holds an agent that is ${pane.occupant.state}`;
+    throw errorNaming('approval_not_blocked', (name) => `pane ${name(pane)} ${what}, so nothing there waits for an answer: nothing was typed`);
   }
   const settling = pane.occupant.stateSince + MENU_SETTLE_MS - Date.now();
   if (settling > 0) await new Promise((resolve) => setTimeout(resolve, settling));

@@ -7,7 +7,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import type { MethodParams } from '../../protocol/methods.js';
 import type { ProcessInfo } from '../../protocol/methods/pane-details.js';
 import { paneProcesses } from '../../os/process-info.js';
-import { currentPaneIds, paneIds, withCurrentView } from '../ids.js';
+import { currentPaneIds, errorNaming, paneIds, withCurrentView } from '../ids.js';
 import type { MetadataReport, ReportedMetadata } from '../metadata.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
@@ -61,7 +61,7 @@ export function registerPaneDetailHandlers(router: Router, { registry, metadata 
     const pane = registry.resolvePaneOrFocused(params.pane_id);
     const info = await processInfo(pane);
     // The pane may have gone while /proc was read; its numbers may have moved too.
-    if (registry.paneByUid(pane.uid) !== pane) throw new ProtocolError('pane_not_found', `pane ${params.pane_id ?? info.pane_id} went away`);
+    if (registry.paneByUid(pane.uid) !== pane) throw errorNaming('pane_not_found', (name) => `pane ${params.pane_id ?? name(pane)} went away`);
     return { type: 'pane_process_info', process_info: { ...info, pane_id: paneIds(pane).pane_id } };
   });
 

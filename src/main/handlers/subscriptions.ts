@@ -38,8 +38,8 @@ export interface SubscriptionParts extends OutputWatchParts {
 }
 
 /** Subscription kinds that are the event's own name, of one pane (`pane_id`) or of every pane. */
-const PANE_EVENT_KINDS = new Set<string>(['pane.command_finished', 'pane.notification', ...TURN_EVENTS]);
-type PaneEventSpec = Extract<CheckedSubscriptionSpec, { type: 'pane.command_finished' | 'pane.notification' | TurnEventName }>;
+const PANE_EVENT_KINDS = new Set<string>(['pane.command_finished', 'pane.output_activity', 'pane.notification', ...TURN_EVENTS]);
+type PaneEventSpec = Extract<CheckedSubscriptionSpec, { type: 'pane.command_finished' | 'pane.output_activity' | 'pane.notification' | TurnEventName }>;
 const isPaneEvent = (sub: CheckedSubscriptionSpec): sub is PaneEventSpec => PANE_EVENT_KINDS.has(sub.type);
 
 export function registerSubscriptionHandlers(router: Router, parts: SubscriptionParts): void {

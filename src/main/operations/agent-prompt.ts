@@ -15,7 +15,7 @@ import { waitOnAgent } from '../agents/agent-waits.js';
 import { stillThere } from '../agents/occupants.js';
 import type { TurnBook } from '../agents/turns.js';
 import type { Connection } from '../connection.js';
-import { paneIds } from '../ids.js';
+import { errorNaming } from '../ids.js';
 import { type AgentOperationParts, type AgentOperations, SETTLED_STATUSES, notRunning, statusIn } from './agents.js';
 
 export interface PromptRequest {
@@ -37,10 +37,12 @@ export async function promptAgent(
   if (request.text.trim() === '') throw new ProtocolError('empty_agent_prompt', 'the prompt is empty');
   const agent = agents.resolve(request.target);
   const { pane } = agent;
-  const where = paneIds(pane).pane_id;
   const { wait } = request;
   if (wait && pane.occupant.agent !== undefined && pane.occupant.state === 'unknown' && pane.occupant.source !== 'screen') {
-    throw new ProtocolError('agent_not_ready', `the state of the agent in pane ${where} is unknown (no detector, hook or status describes it), so a wait could not see its turn end`);
+    throw errorNaming(
+      'agent_not_ready',
+      (name) => `the state of the agent in pane ${name(pane)} is unknown (no detector, hook or status describes it), so a wait could not see its turn end`,
+    );
   }
   const stallMs = request.stallMs ?? DEFAULT_PROMPT_STALL_MS;
   const { turn } = parts.turns.prompt(agent, request.text, { key: request.key, stallMs });
@@ -50,15 +52,16 @@ export async function promptAgent(
   const info = await waitOnAgent<AgentInfo>(parts, connection, {
     pane,
     timeoutMs: wait.timeoutMs,
-    timeoutMessage: `timed out waiting for the agent in pane ${where} to be ${until.join(' or ')} after the prompt (turn ${turn.id} is ${turn.state})`,
+    timedOut: () =>
+      errorNaming('timeout', (name) => `timed out waiting for the agent in pane ${name(pane)} to be ${until.join(' or ')} after the prompt (turn ${turn.id} is ${turn.state})`),
     look: () => {
       if (turn.outcome === 'exited' || !stillThere(parts.registry, agent)) return { fail: notRunning(agent) };
       if (turn.outcome === 'cancelled') return { fail: new ProtocolError('turn_cancelled', `turn ${turn.id} was cancelled before it was written`) };
       if (turn.outcome === 'stalled') {
         return {
-          fail: new ProtocolError(
+          fail: errorNaming(
             'agent_prompt_stalled',
-            `the agent in pane ${where} stayed ${pane.occupant.state} for ${turn.stallMs} ms after the prompt was written (did it take the input?)`,
+            (name) => `the agent in pane ${name(pane)} stayed ${pane.occupant.state} for ${turn.stallMs} ms after the prompt was written (did it take the input?)`,
           ),
         };
       }

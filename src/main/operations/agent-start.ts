@@ -18,7 +18,7 @@ import { checkAgentName, hostsAgent } from '../agents/occupants.js';
 import { hasControlCharacter, shellLine } from '../agents/shell-words.js';
 import type { Connection } from '../connection.js';
 import type { EventBatch } from '../event-hub.js';
-import { paneIds } from '../ids.js';
+import { errorNaming } from '../ids.js';
 import type { PaneRecord } from '../registry.js';
 import type { PaneSpawner } from './pane-spawner.js';
 import type { WorkspaceOperations } from './workspaces.js';
@@ -112,18 +112,16 @@ export async function startAgent(
 
 /** A pane agent.start may type into: no agent in it, and its shell in front (no command running). */
 function checkIdleShell(pane: PaneRecord): void {
-  const where = paneIds(pane).pane_id;
-  if (hostsAgent(pane)) throw new ProtocolError('agent_pane_busy', `pane ${where} already hosts an agent`);
+  if (hostsAgent(pane)) throw errorNaming('agent_pane_busy', (name) => `pane ${name(pane)} already hosts an agent`);
   const front = readProcStat(pane.pid)?.tpgid;
-  if (front !== pane.pid) throw new ProtocolError('agent_pane_busy', `pane ${where} is running a command; agent.start types into an idle shell`);
+  if (front !== pane.pid) throw errorNaming('agent_pane_busy', (name) => `pane ${name(pane)} is running a command; agent.start types into an idle shell`);
 }
 
 function waitUntilReady(parts: StartParts, agents: AgentOperations, pane: PaneRecord, instanceId: string, timeoutMs: number, connection: Connection): Promise<AgentInfo> {
-  const where = paneIds(pane).pane_id;
   return waitOnAgent<AgentInfo>(parts, connection, {
     pane,
     timeoutMs,
-    timeoutMessage: `the agent in pane ${where} was not ready for input within ${timeoutMs} ms; the pane is left as it is`,
+    timedOut: () => errorNaming('timeout', (name) => `the agent in pane ${name(pane)} was not ready for input within ${timeoutMs} ms; the pane is left as it is`),
     onTimeout: () => {
       if (pane.occupant.start?.instanceId === instanceId) pane.occupant.start = undefined;
     },
@@ -131,16 +129,16 @@ function waitUntilReady(parts: StartParts, agents: AgentOperations, pane: PaneRe
       if (parts.registry.paneByUid(pane.uid) !== pane) {
         const exit = event?.line.event === 'pane_exited' ? (event.line.data as { exit_code?: number }).exit_code : undefined;
         const how = exit === undefined ? 'its pane closed' : `it exited with code ${exit}`;
-        return { fail: new ProtocolError('agent_start_failed', `the agent in pane ${where} did not get ready: ${how}`) };
+        return { fail: errorNaming('agent_start_failed', (name) => `the agent in pane ${name(pane)} did not get ready: ${how}`) };
       }
       if (pane.occupant.start?.instanceId === instanceId) return undefined;
       if (pane.occupant.instanceId !== instanceId) {
-        return { fail: new ProtocolError('agent_start_failed', `the agent started in pane ${where} left before it was ready for input`) };
+        return { fail: errorNaming('agent_start_failed', (name) => `the agent started in pane ${name(pane)} left before it was ready for input`) };
       }
       const status = agentStatus(pane);
       if (status === 'blocked') {
         const question = pane.occupant.message ? `: ${pane.occupant.message}` : '';
-        return { fail: new ProtocolError('agent_blocked', `the agent in pane ${where} is blocked at start${question}; answer it with agent.send_keys`) };
+        return { fail: errorNaming('agent_blocked', (name) => `the agent in pane ${name(pane)} is blocked at start${question}; answer it with agent.send_keys`) };
       }
       return status === 'idle' || status === 'done' ? { settle: agents.info(pane) } : undefined;
     },

@@ -15,7 +15,7 @@ import { type ResolvedAgent, checkAgentName, hostsAgent, resolveAgent, stillTher
 import type { Connection } from '../connection.js';
 import type { EventBatch } from '../event-hub.js';
 import { withFocusEvents } from '../focus-events.js';
-import { currentPaneIds, paneIds, withCurrentView } from '../ids.js';
+import { currentPaneIds, errorNaming, paneIds, withCurrentView } from '../ids.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import { agentInfo } from '../wire-views.js';
@@ -78,7 +78,7 @@ export class AgentOperations {
   /** Keys for the occupant the target names; refused once another agent took the pane. */
   async sendKeys(target: string, keys: readonly string[]): Promise<void> {
     const agent = this.resolve(target);
-    if (agent.pane.occupant.agent === undefined) throw new ProtocolError('agent_not_ready', `the agent in pane ${paneIds(agent.pane).pane_id} has not shown up yet`);
+    if (agent.pane.occupant.agent === undefined) throw errorNaming('agent_not_ready', (name) => `the agent in pane ${name(agent.pane)} has not shown up yet`);
     await this.parts.panes.input(agent.pane, '', keys, false);
   }
 
@@ -97,7 +97,7 @@ export class AgentOperations {
     return waitOnAgent<AgentInfo>(this.parts, connection, {
       pane: agent.pane,
       timeoutMs,
-      timeoutMessage: `timed out waiting for the agent in pane ${paneIds(agent.pane).pane_id} to be ${until.join(' or ')}`,
+      timedOut: () => errorNaming('timeout', (name) => `timed out waiting for the agent in pane ${name(agent.pane)} to be ${until.join(' or ')}`),
       look: () => {
         if (!stillThere(this.parts.registry, agent)) return { fail: notRunning(agent) };
         return statusIn(agentStatus(agent.pane), until) ? { settle: this.info(agent.pane) } : undefined;
@@ -108,8 +108,7 @@ export class AgentOperations {
 
 /** The pinned agent left: its pane closed, it exited, or another agent took the pane. */
 export function notRunning(agent: ResolvedAgent): ProtocolError {
-  const where = paneIds(agent.pane).pane_id;
-  return new ProtocolError('agent_not_running', `the agent ${agent.instanceId} is no longer in pane ${where} (it exited, was replaced, or the pane closed)`);
+  return errorNaming('agent_not_running', (name) => `the agent ${agent.instanceId} is no longer in pane ${name(agent.pane)} (it exited, was replaced, or the pane closed)`);
 }
 
 function explanationInfo(pane: PaneRecord, explanation: AgentExplanation): AgentExplanationInfo {

@@ -28,6 +28,8 @@ interface PlannedPane {
   /** `root.first.second`: how an error names the leaf. */
   path: string;
   uid: number;
+  /** Its `p<N>`: a new workspace numbers its panes from 1, in layout order. */
+  stableNumber: number;
   cwd: string;
   label: string | undefined;
   request: SpawnRequest;
@@ -67,7 +69,7 @@ export class LayoutOperations {
     // One shard takes them in turn; sent together, none waits for the one before to be answered.
     const started = await Promise.allSettled(
       planned.map((pane) =>
-        this.spawner.spawn(pane.request, { shard, workspaceUid, tabUid: FIRST_TAB_UID, paneUid: pane.uid, cwd: pane.cwd }, 'workspace_create_failed'),
+        this.spawner.spawn(pane.request, { shard, workspaceUid, tabUid: FIRST_TAB_UID, pane: { uid: pane.uid, stableNumber: pane.stableNumber }, cwd: pane.cwd }, 'workspace_create_failed'),
       ),
     );
     const facts: PaneFacts[] = [];
@@ -98,7 +100,7 @@ export class LayoutOperations {
       const cwd = node.cwd === undefined ? inheritedCwd : resolve(node.cwd);
       const uid = this.registry.reservePaneUid();
       const label = node.label?.trim() || undefined;
-      into.push({ path, uid, cwd, label, request: { cwd, command: node.command, env: node.env, cols: undefined, rows: undefined } });
+      into.push({ path, uid, stableNumber: into.length + 1, cwd, label, request: { cwd, command: node.command, env: node.env, cols: undefined, rows: undefined } });
       return { layout: leaf(uid), cwd };
     }
     const first = this.plan(node.first, `${path}.first`, inheritedCwd, into);
@@ -121,7 +123,7 @@ export class LayoutOperations {
     // restoreWorkspace takes a workspace whole, with its tree and panes in creation order (here: layout order).
     const workspace = this.registry.restoreWorkspace(
       { uid: workspaceUid, shardId, label: request.label, tabs: [{ uid: FIRST_TAB_UID, label: undefined, layout, focusedPaneUid: firstUid }], activeTabUid: FIRST_TAB_UID },
-      planned.map((pane, index) => ({ uid: pane.uid, tabUid: FIRST_TAB_UID, facts: facts[index] as PaneFacts })),
+      planned.map((pane, index) => ({ key: { uid: pane.uid, stableNumber: pane.stableNumber }, tabUid: FIRST_TAB_UID, facts: facts[index] as PaneFacts })),
     );
     if (request.focus) this.registry.focusWorkspace(workspace);
     for (const pane of planned) {

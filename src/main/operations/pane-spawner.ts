@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { SpawnParams } from '../../protocol/thread.js';
-import { paneStableId, tabStableId, workspaceStableId } from '../ids.js';
+import { type PaneKey, paneStableId, tabStableId, workspaceStableId } from '../ids.js';
 import type { PaneFacts } from '../registry.js';
 import type { ShardHandle } from '../shard-handle.js';
 import { directoryProblem, paneEnvironment, programProblem } from '../spawn-spec.js';
@@ -36,7 +36,7 @@ export interface SpawnPlace {
   workspaceUid: number;
   /** The tab it joins (HERDR_TAB_ID). */
   tabUid: number;
-  paneUid: number;
+  pane: PaneKey;
   /** Absolute, already resolved. */
   cwd: string;
   /** A split without `cwd` starts where the target pane's shell is now. */
@@ -68,12 +68,12 @@ export class PaneSpawner {
     const argv = this.checkedArgv(request, place.cwd, failure);
     const size = { cols: request.cols ?? this.defaults.cols, rows: request.rows ?? this.defaults.rows };
     const params: SpawnParams = {
-      paneUid: place.paneUid,
+      paneUid: place.pane.uid,
       workspaceUid: place.workspaceUid,
       argv,
       cwd: place.cwd,
       ...(place.inheritCwdFromPaneUid === undefined ? {} : { inheritCwdFromPaneUid: place.inheritCwdFromPaneUid }),
-      env: paneEnvironment(request.env, this.envIds(place.workspaceUid, place.tabUid, place.paneUid)),
+      env: paneEnvironment(request.env, this.envIds(place.workspaceUid, place.tabUid, place.pane.stableNumber)),
       ...size,
     };
     // A failure the checks could not foresee (fd limit, …) keeps its method's code.
@@ -84,12 +84,12 @@ export class PaneSpawner {
   }
 
   /** The HERDR_* variables a pane's processes get (docs/protocol.md §10.5). */
-  envIds(workspaceUid: number, tabUid: number, paneUid: number) {
+  envIds(workspaceUid: number, tabUid: number, paneStableNumber: number) {
     return {
       socketPath: this.defaults.socketPath,
       currentSocketPath: this.defaults.currentSocketPath,
       workspaceStableId: workspaceStableId(workspaceUid),
-      paneStableId: paneStableId(workspaceUid, paneUid),
+      paneStableId: paneStableId(workspaceUid, paneStableNumber),
       tabStableId: tabStableId(workspaceUid, tabUid),
     };
   }

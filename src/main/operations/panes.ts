@@ -11,7 +11,7 @@ import type { ReadWindow } from '../../protocol/read-window.js';
 import type { ClearAuthority, HookReport, ReadResult, SubmitResult } from '../../protocol/thread.js';
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents } from '../focus-events.js';
-import { currentPaneIds, paneIds, paneMeta, tabStableId, withCurrentView } from '../ids.js';
+import { currentPaneIds, errorNaming, paneIds, paneMeta, tabStableId, withCurrentView } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { PaneRecord, Registry } from '../registry.js';
@@ -33,16 +33,16 @@ export class PaneOperations {
   ): Promise<PaneRecord> {
     const workspace = target.workspace;
     const shard = this.shards.of(workspace);
-    const paneUid = this.registry.reservePaneUid();
+    const key = this.registry.reservePane(workspace);
     const cwd = this.spawner.cwdOf(request, target.cwd ?? process.cwd());
     const inherit = request.cwd === undefined ? { inheritCwdFromPaneUid: target.uid } : {};
-    const facts = await this.spawner.spawn(request, { shard, workspaceUid: workspace.uid, tabUid: target.tab.uid, paneUid, cwd, ...inherit }, 'pane_split_failed');
+    const facts = await this.spawner.spawn(request, { shard, workspaceUid: workspace.uid, tabUid: target.tab.uid, pane: key, cwd, ...inherit }, 'pane_split_failed');
     if (this.registry.paneByUid(target.uid) !== target) {
-      void shard.request('close', { paneUid }).catch(() => undefined);
-      throw new ProtocolError('pane_not_found', `pane ${paneIds(target).pane_id} closed during the split`);
+      void shard.request('close', { paneUid: key.uid }).catch(() => undefined);
+      throw errorNaming('pane_not_found', (name) => `pane ${name(target)} closed during the split`);
     }
     const focusBefore = this.registry.focusKey();
-    const pane = this.registry.addSplitPane(target, paneUid, request.direction, facts, request.focus, request.ratio);
+    const pane = this.registry.addSplitPane(target, key, request.direction, facts, request.focus, request.ratio);
     pane.label = request.label;
     batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
     addFocusEvents(this.registry, focusBefore, batch);

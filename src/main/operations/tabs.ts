@@ -7,7 +7,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import { lookedAt } from '../agents/agent-status.js';
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents, withFocusEvents } from '../focus-events.js';
-import { paneMeta, tabRef, workspaceMeta } from '../ids.js';
+import { errorNaming, paneMeta, tabRef, workspaceMeta } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
 import type { Registry, TabRecord, WorkspaceRecord } from '../registry.js';
@@ -28,14 +28,14 @@ export class TabOperations {
     const shard = this.shards.of(workspace);
     const cwd = this.spawner.cwdOf(request, this.registry.focusedPaneOf(workspace)?.cwd ?? process.cwd());
     const tabUid = this.registry.reserveTabUid(workspace);
-    const paneUid = this.registry.reservePaneUid();
-    const facts = await this.spawner.spawn(request, { shard, workspaceUid: workspace.uid, tabUid, paneUid, cwd }, 'tab_create_failed');
+    const key = this.registry.reservePane(workspace);
+    const facts = await this.spawner.spawn(request, { shard, workspaceUid: workspace.uid, tabUid, pane: key, cwd }, 'tab_create_failed');
     if (!this.registry.workspaces.includes(workspace)) {
-      void shard.request('close', { paneUid }).catch(() => undefined);
-      throw new ProtocolError('workspace_not_found', `workspace ${workspace.position} closed while its new tab started`);
+      void shard.request('close', { paneUid: key.uid }).catch(() => undefined);
+      throw errorNaming('workspace_not_found', (name) => `workspace ${name(workspace)} closed while its new tab started`);
     }
     const focusBefore = this.registry.focusKey();
-    const tab = this.registry.addTab(workspace, tabUid, paneUid, facts, request);
+    const tab = this.registry.addTab(workspace, tabUid, key, facts, request);
     batch.add('tab_created', { tab: tabInfo(this.registry, tab) }, workspaceMeta(workspace));
     for (const pane of this.registry.tabPanes(tab)) batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
     addFocusEvents(this.registry, focusBefore, batch);

@@ -45,12 +45,13 @@ export class WorkspaceOperations {
     this.spawner.refuseWhileStopping();
     const cwd = this.spawner.cwdOf(request, process.cwd());
     const workspaceUid = this.registry.reserveWorkspaceUid();
-    const paneUid = this.registry.reservePaneUid();
+    // A new workspace's first pane is its p1.
+    const key = { uid: this.registry.reservePaneUid(), stableNumber: 1 };
     const shard = this.shards.pick();
     if (!shard) throw new ProtocolError('workspace_create_failed', `no shard is running: ${this.shards.describeBackoff()}`);
-    const facts = await this.spawner.spawn(request, { shard, workspaceUid, tabUid: FIRST_TAB_UID, paneUid, cwd }, 'workspace_create_failed');
+    const facts = await this.spawner.spawn(request, { shard, workspaceUid, tabUid: FIRST_TAB_UID, pane: key, cwd }, 'workspace_create_failed');
     const focusBefore = this.registry.focusKey();
-    const workspace = this.registry.addWorkspace(workspaceUid, shard.id, paneUid, facts, request);
+    const workspace = this.registry.addWorkspace(workspaceUid, shard.id, key, facts, request);
     addCreatedEvents(this.registry, workspace, focusBefore, batch);
     return workspace;
   }

@@ -33,8 +33,10 @@ export async function restoreSession(
   for (const workspace of saved.workspaces) {
     const shard = shards.pick();
     if (!shard) break;
-    const started: Array<{ uid: number; facts: PaneFacts; plan: RestorePlan }> = [];
+    const started: Array<{ uid: number; stableNumber: number; facts: PaneFacts; plan: RestorePlan }> = [];
     for (const pane of workspace.panes) {
+      // A file from before per-workspace numbers named the pane by its uid: it keeps that id.
+      const stableNumber = pane.stableNumber ?? pane.uid;
       const plan = restorePlan(pane, context);
       const size = { cols: pane.cols, rows: pane.rows };
       try {
@@ -43,20 +45,20 @@ export async function restoreSession(
           workspaceUid: workspace.uid,
           argv: plan.argv,
           cwd: plan.cwd,
-          env: paneEnvironment(pane.env, spawner.envIds(workspace.uid, savedTabOf(workspace, pane.uid), pane.uid)),
+          env: paneEnvironment(pane.env, spawner.envIds(workspace.uid, savedTabOf(workspace, pane.uid), stableNumber)),
           ...size,
           restore: { history: pane.history ?? { blocks: [], firstRow: 0 }, screen: pane.screen ?? new Uint8Array(), marker: plan.marker },
         });
-        started.push({ uid: pane.uid, facts: { ...result, ...size, launch: { command: plan.command, env: pane.env } }, plan });
+        started.push({ uid: pane.uid, stableNumber, facts: { ...result, ...size, launch: { command: plan.command, env: pane.env } }, plan });
       } catch (error) {
-        console.error(`herdr: pane ${paneStableId(workspace.uid, pane.uid)} could not be restored: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`herdr: pane ${paneStableId(workspace.uid, stableNumber)} could not be restored: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     if (started.length === 0) continue;
     const { tabs, activeTabUid, tabOfPane } = keptTabs(workspace, new Set(started.map((pane) => pane.uid)));
     const record = registry.restoreWorkspace(
-      { uid: workspace.uid, shardId: shard.id, label: workspace.label, tabs, activeTabUid, worktree: workspace.worktree },
-      started.map(({ uid, facts }) => ({ uid, tabUid: tabOfPane.get(uid) ?? activeTabUid, facts })),
+      { uid: workspace.uid, shardId: shard.id, label: workspace.label, tabs, activeTabUid, worktree: workspace.worktree, nextPaneNumber: workspace.nextPaneNumber },
+      started.map(({ uid, stableNumber, facts }) => ({ key: { uid, stableNumber }, tabUid: tabOfPane.get(uid) ?? activeTabUid, facts })),
     );
     for (const { uid, plan } of started) {
       const restored = registry.paneByUid(uid);

@@ -35,6 +35,8 @@ const blockRefSchema = z.object({ file: z.string(), offset: count, length: count
 
 const savedPaneSchema = z.object({
   uid,
+  /** The `p<N>` of its stable id; absent in a file from before per-workspace numbers, where it was the uid. */
+  stableNumber: uid.optional(),
   /** The argv it was started with (absent: the server's shell). */
   command: z.array(z.string()).min(1).optional(),
   /** The client's environment additions. */
@@ -68,6 +70,8 @@ const savedWorkspaceSchema = z.object({
   /** Every tab in order; absent in a file from before tabs: one tab, the fields above. */
   tabs: z.array(savedTabSchema).min(1).optional(),
   activeTabUid: uid.optional(),
+  /** The stable number its next pane gets; absent in an older file. */
+  nextPaneNumber: uid.optional(),
   /** In creation order (compact pane numbers). */
   panes: z.array(savedPaneSchema).min(1),
   /** The git checkout it was made for (worktree.create / worktree.open). */

@@ -120,12 +120,14 @@ export class Snapshotter {
         layout: workspace.tabs[0]?.layout ?? workspace.activeTab.layout,
         tabs: workspace.tabs.map((tab) => ({ uid: tab.uid, label: tab.customLabel, focusedPaneUid: tab.focusedPaneUid, layout: tab.layout })),
         activeTabUid: workspace.activeTab.uid,
+        nextPaneNumber: workspace.nextPaneNumber,
         worktree: workspace.worktree,
         panes: workspace.panes.map((pane) => {
           const terminal = this.terminals.get(pane.uid);
           const previous = pane.occupant.previousSession;
           return {
             uid: pane.uid,
+            stableNumber: pane.stableNumber,
             command: pane.launch.command,
             env: pane.launch.env,
             cwd: terminal?.cwd ?? pane.cwd,

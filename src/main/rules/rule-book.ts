@@ -324,7 +324,7 @@ export class RuleBook {
 /** What a pane event tells a firing: the pane by its stable id, its agent by name or kind. */
 function causeOf(pane: PaneRecord, type: FiringCause['type']): FiringCause {
   const agent = nameOf(pane) ?? pane.occupant.agent;
-  return { type, pane_id: paneStableId(pane.workspace.uid, pane.uid), workspace_id: workspaceStableId(pane.workspace.uid), ...(agent === undefined ? {} : { agent }) };
+  return { type, pane_id: paneStableId(pane.workspace.uid, pane.stableNumber), workspace_id: workspaceStableId(pane.workspace.uid), ...(agent === undefined ? {} : { agent }) };
 }
 
 function namesAgent(pane: PaneRecord, target: string): boolean {

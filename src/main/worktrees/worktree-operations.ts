@@ -5,7 +5,7 @@
  * cannot start after `git worktree add` takes the worktree (and a branch made
  * for it) away again, so a failed request leaves nothing behind.
  */
-import { withCurrentView, workspaceRef, workspaceStableId } from '../ids.js';
+import { errorNaming, withCurrentView, workspaceRef, workspaceStableId } from '../ids.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { ProtocolError } from '../../protocol/errors.js';
@@ -167,7 +167,7 @@ export class WorktreeOperations {
   private directoryOf(workspace: WorkspaceRecord): string {
     if (workspace.worktree) return workspace.worktree.checkout_path;
     const cwd = this.rootPaneOf(workspace)?.cwd;
-    if (cwd === undefined) throw new ProtocolError('not_a_git_repository', `the directory of workspace ${workspace.position} is not known yet`);
+    if (cwd === undefined) throw errorNaming('not_a_git_repository', (name) => `the directory of workspace ${name(workspace)} is not known yet`);
     return cwd;
   }
 
@@ -226,7 +226,7 @@ export class WorktreeOperations {
 
   private answer(repository: Repository, entry: WorktreeEntry, workspace: WorkspaceRecord) {
     const root = this.rootPaneOf(workspace);
-    if (!root) throw new ProtocolError('internal_error', `workspace ${workspace.position} has no pane`);
+    if (!root) throw errorNaming('internal_error', (name) => `workspace ${name(workspace)} has no pane`);
     return {
       workspace: workspaceInfo(this.registry, workspace),
       tab: tabInfo(this.registry, root.tab),
