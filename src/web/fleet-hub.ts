@@ -99,6 +99,9 @@ function tileRow(host: string, row: FleetRow): TileRow {
   if (row.agent !== undefined) tile.agent = row.agent;
   if (row.name !== undefined) tile.name = row.name;
   if (row.lastExitCode !== undefined) tile.lastExitCode = row.lastExitCode;
+  if (row.output.active) tile.outputActive = true;
+  if (row.output.activeSince !== undefined) tile.outputActiveSince = row.output.activeSince;
+  if (row.output.lastAt !== undefined) tile.lastOutputAt = row.output.lastAt;
   if (row.cwd !== undefined) tile.cwd = row.cwd;
   if (row.queued > 0) tile.queued = row.queued;
   const question = row.approval?.question ?? row.message;

@@ -28,7 +28,6 @@ export class Tile {
   row: TileRow;
   private readonly screen: StreamedTerminal;
   private readonly name = element('span', 'name');
-
   private readonly state = element('span', 'state');
   private readonly ageText = element('span', 'age');
   private readonly exit = element('span', 'exit');
@@ -81,9 +80,8 @@ export class Tile {
   update(row: TileRow, now: number): void {
     this.row = row;
     this.root.dataset.status = row.status;
-    this.root.classList.toggle('shell', isShell(row));
     this.name.textContent = tileTitle(row);
-    this.name.title = `${tileTitle(row)}: pane ${row.pane} in workspace ${row.workspaceLabel || row.workspace}`;
+    this.name.title = `${row.pane} in workspace ${row.workspaceLabel || row.workspace}`;
     this.exit.textContent = row.lastExitCode === undefined ? '' : `exit ${row.lastExitCode}`;
     this.exit.classList.toggle('failed', row.lastExitCode !== undefined && row.lastExitCode !== 0);
     this.queued.textContent = row.queued === undefined ? '' : `${row.queued} queued`;
@@ -106,6 +104,7 @@ export class Tile {
     if (!isShell(row)) {
       this.state.textContent = statusText(row);
       this.ageText.textContent = age(row.since, now);
+      this.state.title = '';
       delete this.root.dataset.activity;
       return;
     }
