@@ -227,6 +227,7 @@ describe('herdr mcp', () => {
     });
     assert.equal(first.exit_code, 3);
     assert.equal(first.output, "hello\nits world");
+    // The server's shell here is sh, which has no hooks for the integration: the marks are typed around it.
     assert.equal(first.via, 'marker');
     assert.equal(first.truncated, false);
     const second = await ok<{ pane: string; exit_code: number; output: string }>('run_command', { command: 'printf "a\\nb"; true # a comment', pane_id: first.pane });
@@ -237,6 +238,22 @@ describe('herdr mcp', () => {
     await ok('close', { pane_id: first.pane });
     // Not into an agent.
     assert.match(errorText(await tool('run_command', { command: 'ls', pane_id: (await startFake('delta')).pane })), /^pane_busy: /);
+  });
+
+  it('runs a command in a shell without the integration between marks that nothing draws', async () => {
+    const { workspace } = await server.call('workspace.create', { cwd: server.dir, focus: false, command: ['sh'] });
+    const pane = (await server.call('pane.list', { workspace_id: workspace.stable_id })).panes[0]?.stable_id ?? '';
+    const run = await ok('run_command', { command: "echo out; echo 'it''s'; sh -c 'exit 4'", pane_id: pane, timeout_ms: 10_000 });
+    assert.deepEqual(run, { pane, exit_code: 4, output: 'out\nits', truncated: false, via: 'marker' });
+    // The line typed shows the printf of the marks; what they print, nobody sees.
+    const { text: screen } = await ok<{ text: string }>('read_pane', { target: pane, source: 'visible' });
+    assert.ok(screen.includes(`eval 'echo out; echo '\\''it'\\'''\\''s'\\''; sh -c '\\''exit 4'\\'''; printf`), screen);
+    assert.deepEqual(screen.split('\n').filter((line) => /herdr|7502/.test(line) && !line.includes('printf')), []);
+    assert.match(screen, /\bout\nits\n/);
+    // Nor does the server take them for the shell's own: the pane still has no exit code of its shell.
+    assert.equal((await server.call('pane.get', { pane_id: pane })).pane.last_exit_code, undefined);
+    const exited = await ok('run_command', { command: 'echo bye; exit 6', pane_id: pane, timeout_ms: 10_000 });
+    assert.deepEqual(exited, { pane, exit_code: 6, output: 'bye', truncated: false, via: 'exit' });
   });
 
   it('runs a command where the shell marks commands (OSC 133): the end and exit code from pane.command_finished', async () => {
@@ -533,5 +550,75 @@ describe('herdr mcp where its client started it', () => {
       await client.close();
       await server.stop();
     }
+  });
+});
+
+describe('herdr mcp run_command in a bash scratch shell, as a person watching the pane sees it', () => {
+  let server: TestServer;
+  let client: Client;
+  type Run = { pane: string; exit_code: number | null; output: string; via: string; truncated: boolean };
+  type ToolCall = (name: string, args: Record<string, unknown>) => Promise<ToolAnswer>;
+  let tool: ToolCall;
+  const ok = async <T>(name: string, args: Record<string, unknown>): Promise<T> => {
+    const answer = await tool(name, args);
+    assert.ok(!answer.isError, `${name} failed: ${answer.content.map((c) => c.text).join('\n')}`);
+    return answer.structuredContent as T;
+  };
+
+  before(async () => {
+    server = await startServer({ shell: 'bash' });
+    client = new Client({ name: 'herdr-test-bash', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [HERDR_BIN, 'mcp', '--socket', server.socketPath], stderr: 'pipe' }));
+    tool = async (name, args) => (await client.callTool({ name, arguments: args })) as ToolAnswer;
+  });
+  after(async () => {
+    await client.close();
+    await server.stop();
+  });
+
+  it('types the command as it is, and the screen shows it and its output: no wrapper, no marks, no set-up', async () => {
+    const first = await ok<Run>('run_command', { command: "echo hello; echo 'it''s' world; (exit 3)", cwd: server.dir, timeout_ms: 10_000 });
+    // The scratch shell was given the shell integration: it reports the end and the exit code itself.
+    assert.deepEqual(first, { pane: first.pane, exit_code: 3, output: 'hello\nits world', truncated: false, via: 'osc133' });
+    const second = await ok<Run>('run_command', { command: 'printf "a\\nb"; true # a comment', cwd: server.dir, timeout_ms: 10_000 });
+    assert.deepEqual([second.pane, second.exit_code, second.output], [first.pane, 0, 'a\nb']);
+    // A line the shell cannot parse gets no C from it: its error is the output, its D the exit code.
+    const unparsed = await ok<Run>('run_command', { command: 'fi', cwd: server.dir, timeout_ms: 10_000 });
+    assert.deepEqual([unparsed.exit_code, unparsed.output], [2, "bash: syntax error near unexpected token `fi'"]);
+    const { text: screen } = await ok<{ text: string }>('read_pane', { target: first.pane, lines: 200 });
+    assert.doesNotMatch(screen, /7502|herdr-(start|end)|herdr;|__herdr|PROMPT_COMMAND|HISTCMD|eval /);
+    const lines = screen.trimEnd().split('\n');
+    // Each command line is the prompt and the command as it was given, followed by its output.
+    const typed = (command: string) => lines.findIndex((line) => line.endsWith(command));
+    const at = [typed("echo hello; echo 'it''s' world; (exit 3)"), typed('printf "a\\nb"; true # a comment'), typed('fi')];
+    assert.ok(at.every((index) => index >= 0), screen);
+    assert.equal(at[0], 0, `the screen begins with the first command:\n${screen}`);
+    assert.deepEqual(lines.slice((at[0] ?? 0) + 1, at[1]), ['hello', 'its world']);
+    // printf's output has no newline at its end: the next prompt follows the b on its line.
+    assert.equal(lines[(at[1] ?? 0) + 1], 'a');
+    assert.equal(at[2], (at[1] ?? 0) + 2);
+    assert.ok(lines[at[2] ?? 0]?.startsWith('b'), screen);
+    assert.equal(lines[(at[2] ?? 0) + 1], "bash: syntax error near unexpected token `fi'");
+    // And nothing of it in the shell's history either: the set-up line was taken out.
+    const history = await ok<Run>('run_command', { command: 'history', cwd: server.dir, timeout_ms: 10_000 });
+    assert.doesNotMatch(history.output, /__herdr|PROMPT_COMMAND/);
+    assert.match(history.output, /echo hello; echo 'it''s' world; \(exit 3\)/);
+    // More output than `lines`: its end, said to be cut.
+    const long = await ok<Run>('run_command', { command: 'seq 1 3000', cwd: server.dir, lines: 3, timeout_ms: 10_000 });
+    assert.deepEqual([long.output, long.truncated], ['2998\n2999\n3000', true]);
+  });
+
+  it('answers `exit N` as exit code N, and gives the next command a new scratch shell', async () => {
+    const before = await ok<Run>('run_command', { command: 'echo before', cwd: server.dir, timeout_ms: 10_000 });
+    const exited = await tool('run_command', { command: 'echo hi; exit 3', cwd: server.dir, timeout_ms: 10_000 });
+    const run = exited.structuredContent as Run;
+    assert.deepEqual([run.pane, run.exit_code, run.via], [before.pane, 3, 'exit']);
+    // Its output (bash's own `exit` as it left follows when the pane's last bytes were read before its end).
+    assert.match(run.output, /^hi(\nexit)?$/);
+    assert.ok((exited.content[0]?.text ?? '').startsWith(`exit 3 in ${before.pane} (the command ended the shell; ${before.pane} is gone)\nhi`), exited.content[0]?.text);
+    await assert.rejects(server.call('pane.get', { pane_id: before.pane }), /not found/);
+    const after = await ok<Run>('run_command', { command: 'echo after', cwd: server.dir, timeout_ms: 10_000 });
+    assert.notEqual(after.pane, before.pane);
+    assert.deepEqual([after.exit_code, after.output, after.via], [0, 'after', 'osc133']);
   });
 });

@@ -1,30 +1,55 @@
 /**
  * `run_command`'s scratch panes: one shell per host and directory for this `herdr mcp`
  * (one caller), used again by the next command instead of a workspace per call. A pane is
- * lent to one command at a time; one whose command did not end (a timeout), that went away,
- * or whose shell now stands in another directory (a `cd`) or runs something (it is looked at
- * before it is lent) is not lent again.
+ * lent to one command at a time; one whose command did not end (a timeout), that went away
+ * (an `exit` ended its shell), or whose shell now stands in another directory (a `cd`) or runs
+ * something (it is looked at before it is lent) is not lent again. A new one is given the
+ * shell integration (src/mcp/run-command.ts `markCommands`), so that commands are typed into
+ * it as they are.
  */
 import type { PaneInfo } from '../protocol/objects.js';
 import type { Host } from './host.js';
+import { markCommands } from './run-command.js';
+
+/** A scratch shell, and whether it marks its commands (OSC 133) since it was made. */
+export interface Scratch {
+  pane: PaneInfo;
+  marked: boolean;
+}
 
 export class ScratchPanes {
   /** Free panes by host and directory, as stable ids. */
   private readonly free = new Map<string, string[]>();
+  /** The scratch shells given the integration, by host and stable id. */
+  private readonly marking = new Set<string>();
 
   /** A free scratch pane of `host` in `cwd`, or (none, or `fresh`) a new workspace's shell there. */
-  async take(host: Host, place: { cwd?: string; env?: Record<string, string> }, fresh: boolean): Promise<PaneInfo> {
+  async take(host: Host, place: { cwd?: string; env?: Record<string, string> }, fresh: boolean, timeoutMs: number): Promise<Scratch> {
     const key = this.keyOf(host, place.cwd);
     const free = fresh ? [] : (this.free.get(key) ?? []);
     for (let id = free.pop(); id !== undefined; id = free.pop()) {
       const pane = await this.atPrompt(host, id, place.cwd);
-      if (pane) return pane;
+      if (pane) return { pane, marked: this.marks(host, pane) };
+      this.marking.delete(this.idOf(host, id));
     }
     const { workspace } = await host.client.call('workspace.create', { focus: false, label: 'run_command', ...place });
     const { panes } = await host.client.call('pane.list', { workspace_id: workspace.stable_id });
     const pane = panes[0];
     if (!pane) throw new Error(`workspace ${workspace.stable_id} has no pane`);
-    return pane;
+    const marked = await markCommands(host.client, pane, timeoutMs);
+    if (marked) this.marking.add(this.idOf(host, pane.stable_id));
+    return { pane, marked };
+  }
+
+  /** The pane's shell marks its commands: it reported an exit code, or it is a scratch shell given the integration. */
+  marks(host: Host, pane: PaneInfo): boolean {
+    return pane.last_exit_code !== undefined || this.marking.has(this.idOf(host, pane.stable_id));
+  }
+
+  /** Its shell ended (an `exit` in its command): it is never lent again. */
+  ended(host: Host, pane: PaneInfo): void {
+    this.marking.delete(this.idOf(host, pane.stable_id));
+    this.withdraw(host, pane);
   }
 
   /**
@@ -64,5 +89,9 @@ export class ScratchPanes {
 
   keyOf(host: Host, cwd: string | undefined): string {
     return `${host.name ?? ''}\0${cwd ?? ''}`;
+  }
+
+  private idOf(host: Host, id: string): string {
+    return `${host.name ?? ''}\0${id}`;
   }
 }

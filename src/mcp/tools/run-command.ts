@@ -33,7 +33,9 @@ const output = z.object({
   exit_code: z.number().int().nullable(),
   output: z.string(),
   truncated: z.boolean().describe('the output had more lines than `lines`; its beginning is cut'),
-  via: z.enum(['osc133', 'marker']).describe('osc133: the shell reported the end itself; marker: an end marker was printed after the command'),
+  via: z
+    .enum(['osc133', 'marker', 'exit'])
+    .describe('osc133: the shell reported the end itself; marker: run_command\'s marks around the command; exit: the command ended the shell (`exit 3`), exit_code is the shell\'s'),
 });
 
 export function registerRunCommand(server: McpServer, context: McpContext): void {
@@ -53,21 +55,27 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
         const target = pane_id === undefined ? { host: context.host(hostName), id: undefined } : context.resolve(pane_id);
         const { host } = target;
         const place = context.placeOf(host, cwd, undefined);
+        const timeoutMs = timeout_ms ?? DEFAULT_TIMEOUT_MS;
         let pane: PaneInfo;
+        let marked: boolean;
         let scratchKey: string | undefined;
         if (target.id === undefined) {
-          pane = await context.scratch.take(host, place, new_pane === true);
+          ({ pane, marked } = await context.scratch.take(host, place, new_pane === true, timeoutMs));
           scratchKey = context.scratch.keyOf(host, place.cwd);
         } else {
           pane = (await host.client.call('pane.get', { pane_id: target.id })).pane;
+          marked = context.scratch.marks(host, pane);
           scratchKey = context.scratch.withdraw(host, pane);
         }
-        const options = { command, timeoutMs: timeout_ms ?? DEFAULT_TIMEOUT_MS, lines: lines ?? DEFAULT_LINES };
+        const options = { command, timeoutMs, lines: lines ?? DEFAULT_LINES, marked };
         const ran = await withProgress(extra, 'waiting for the command to end', () => runCommand(host.client, pane, options));
-        // Ended: the next command without pane_id may use it (one that timed out threw, and keeps its pane).
-        if (scratchKey !== undefined) context.scratch.giveBack(scratchKey, pane);
+        // Ended: the next command without pane_id may use it (one that timed out threw, and keeps its pane);
+        // a shell the command ended is gone, and the next command gets a new one.
+        if (ran.via === 'exit') context.scratch.ended(host, pane);
+        else if (scratchKey !== undefined) context.scratch.giveBack(scratchKey, pane);
         const run = { ...ran, pane: context.qualify(host, ran.pane) };
-        return answer(run, `exit ${run.exit_code ?? '?'} in ${run.pane}\n${run.output}`);
+        const ended = run.via === 'exit' ? ` (the command ended the shell; ${run.pane} is gone)` : '';
+        return answer(run, `exit ${run.exit_code ?? '?'} in ${run.pane}${ended}\n${run.output}`);
       }),
   );
 }
