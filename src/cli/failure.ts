@@ -1,10 +1,12 @@
 /**
  * How a command ends when it fails (docs/protocol.md §11): a server's error
- * answer is printed whole, as JSON, on stderr; any other failure is one line;
- * the exit code is exitCodeOf's.
+ * answer is printed whole, as JSON, on stderr (on a terminal without `--json`:
+ * its message and code in one line); any other failure is one line; the exit
+ * code is exitCodeOf's.
  */
 import { HerdrError } from '../client/errors.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
+import { personReadsStderr } from './reader.js';
 
 /** How a server's error answer is shown: whole (the rule), or its message alone (attach: a person at a terminal, docs/protocol.md §11.1). */
 export type ServerErrorShown = 'answer' | 'message';
@@ -27,7 +29,10 @@ export function usageError(message: string): never {
 
 export function exitWith(error: unknown, serverError: ServerErrorShown = 'answer'): never {
   if (error instanceof HerdrError) {
-    process.stderr.write(serverError === 'answer' ? `${JSON.stringify(error.response)}\n` : `herdr: ${error.response.error.message}\n`);
+    const { code, message } = error.response.error;
+    if (serverError === 'message') process.stderr.write(`herdr: ${message}\n`);
+    // A person reads the one line; a program (or --json) the answer whole, as the server wrote it.
+    else process.stderr.write(personReadsStderr() ? `herdr: ${message} (${code})\n` : `${JSON.stringify(error.response)}\n`);
   } else {
     process.stderr.write(`herdr: ${messageOf(error)}\n`);
   }

@@ -25,6 +25,7 @@ import { addWorktreeCommands } from './commands/worktree.js';
 import { addExamples } from './examples.js';
 import { exitCodeOf } from './exit-codes.js';
 import { exitWith } from './failure.js';
+import { askJson } from './reader.js';
 
 // A reader that stops early (`herdr schema | head`) is not an error of ours: a command ends
 // quietly, as cat does; the server keeps serving without the reader of its log.
@@ -88,6 +89,42 @@ function addRemoteOptions(command: Command): void {
   command.commands.forEach(addRemoteOptions);
 }
 program.commands.forEach(addRemoteOptions);
+
+// Every command that prints a server's answer, or may fail with a server's error, takes
+// --json: the answer (and the error) whole, as JSON, on a terminal too (docs/protocol.md §11).
+// Not the local ends, the live views and the fleet commands, whose output is their own.
+const OWN_OUTPUT = new Set(['server', 'dial-stdio', 'mcp', 'web', 'hook', 'watch', 'fleet list', 'fleet events', 'pane attach']);
+/** Commands whose success prints nothing: their --json is for their errors. */
+const PRINTS_NOTHING = new Set([
+  'pane send-text', 'pane send-keys', 'pane run', 'pane report-agent', 'pane release-agent', 'pane report-agent-session',
+  'pane report-metadata', 'workspace report-metadata', 'agent send-keys',
+]);
+function addJsonOptions(command: Command, path: string[] = []): void {
+  for (const sub of command.commands) {
+    const names = [...path, sub.name()];
+    const name = names.join(' ');
+    const has = (flag: string) => sub.options.some((option) => option.long === flag);
+    if (!OWN_OUTPUT.has(name) && has('--socket') && !has('--json')) {
+      sub.option(
+        '--json',
+        PRINTS_NOTHING.has(name)
+          ? 'a server error as its JSON answer, on a terminal too (success prints nothing)'
+          : 'print the server\'s answer whole, as one JSON line (what is printed when stdout is not a terminal)',
+      );
+    }
+    addJsonOptions(sub, names);
+  }
+}
+addJsonOptions(program);
+program.addHelpText(
+  'after',
+  '\nOn a terminal, answers are tables, `key: value` lines or a sentence, and a server error is one line;\n' +
+    'when stdout is not a terminal, or with --json, the server\'s answer is printed whole as JSON (errors on stderr).\n',
+);
+// --json anywhere on the command line: answers and server errors as JSON, whatever the terminal.
+program.hook('preAction', (_program, action) => {
+  if (action.opts().json === true) askJson();
+});
 
 try {
   await program.parseAsync(process.argv);

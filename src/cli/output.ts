@@ -5,6 +5,7 @@ import { request } from '../client/client.js';
 import { successOrThrow } from '../client/errors.js';
 import { type Dialer, dialerFor } from '../client/transport.js';
 import { exitWith } from './failure.js';
+import { personReadsStdout } from './reader.js';
 
 export interface SocketOption {
   socket?: string;
@@ -40,14 +41,15 @@ export function targetOf(options: SocketOption, params: Record<string, unknown> 
 
 /**
  * Sends `method` with the CLI's request id `cli:<group>:<command>`. A success
- * goes to `print` as the server wrote it; a failure ends the command (exitWith).
+ * goes to `print` as the server wrote it (by default printed whole, as JSON);
+ * a failure ends the command (exitWith).
  */
 export async function send<M extends MethodName>(
   id: string,
   method: M,
   params: MethodInput<M>,
   options: SocketOption,
-  print: (response: { id: string; result: MethodResults[M] }) => void = printJson,
+  print: (response: { id: string; result: MethodResults[M] }) => unknown = printJson,
 ): Promise<void> {
   let response: SuccessResponse;
   try {
@@ -58,7 +60,35 @@ export async function send<M extends MethodName>(
     exitWith(error);
   }
   // Printed as it came, not checked against the result schema: the CLI passes answers on.
-  print(response as { id: string; result: MethodResults[M] });
+  await print(response as { id: string; result: MethodResults[M] });
+}
+
+/**
+ * How a command's success is printed (docs/protocol.md §11): for a person at a terminal,
+ * the text `show` makes of the result (a table, `key: value` lines, a sentence); for a
+ * program (stdout not a terminal) or with `--json`, the whole answer line as the server
+ * wrote it, unchanged.
+ */
+export function shown<R>(show: (result: R) => string | Promise<string>): (response: { id: string; result: R }) => Promise<void> {
+  return async (response) => {
+    if (!personReadsStdout()) return printJson(response);
+    process.stdout.write(await show(response.result));
+  };
+}
+
+/**
+ * One more request for what a person is shown (a new workspace's first pane, a
+ * workspace's stable id): its result, or undefined when it fails (the text then
+ * leaves that out; the command itself succeeded).
+ */
+export async function lookUp<M extends MethodName>(id: string, method: M, params: MethodInput<M>, options: SocketOption): Promise<MethodResults[M] | undefined> {
+  try {
+    const target = { ...(params as Record<string, unknown>) };
+    const dialer = targetOf(options, target);
+    return successOrThrow(await request(method, target, { id, dialer })).result as MethodResults[M];
+  } catch {
+    return undefined;
+  }
 }
 
 /** A param only when its flag was given: `{...given('lines', flags.lines)}`. */

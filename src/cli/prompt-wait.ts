@@ -13,7 +13,9 @@ import type { Dialer } from '../client/transport.js';
 import type { AgentInfo, AgentStatus } from '../protocol/objects.js';
 import { EXIT } from './exit-codes.js';
 import { exitWith } from './failure.js';
+import { promptWaited } from './human/agents.js';
 import { printJson } from './output.js';
+import { personReadsStdout } from './reader.js';
 
 export interface PromptWait {
   target: string;
@@ -67,7 +69,8 @@ export async function promptAndWait(dialer: Dialer, options: PromptWait): Promis
     try {
       const result = await client.call('agent.prompt', { ...prompt, wait });
       status.clear();
-      printJson({ id: 'cli:agent:prompt', result });
+      if (personReadsStdout()) process.stdout.write(promptWaited(result));
+      else printJson({ id: 'cli:agent:prompt', result });
     } finally {
       clearInterval(ticker);
       process.off('SIGINT', onInterrupt);

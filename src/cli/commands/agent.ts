@@ -5,7 +5,10 @@
 import type { Command } from 'commander';
 import { AGENT_STATUSES, type AgentStatus } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
-import { type SocketOption, given, printNothing, send, targetOf } from '../output.js';
+import { type SocketOption, given, printJson, printNothing, send, shown, targetOf } from '../output.js';
+import {
+  agentFields, agentFocused, agentPrompted, agentRenamed, agentStarted, agentTable, agentWaited, queueTable, turnCancelled, turnFields,
+} from '../human/agents.js';
 import { type ReadFlags, readOptions, readParams } from './read-options.js';
 import { oneOf, positiveInt, sendKey } from './parse.js';
 import { callerCwd, callerEnv } from '../../client/caller-place.js';
@@ -42,16 +45,22 @@ export function addAgentCommands(program: Command): void {
   const agent = program.command('agent').description('start, prompt, wait on and read agents (a target is an instance id, pane id or name)');
 
   socket(agent.command('list').description('list the agents in every pane, with their status')).action((flags: SocketOption) =>
-    send('cli:agent:list', 'agent.list', {}, flags),
+    send('cli:agent:list', 'agent.list', {}, flags, shown(agentTable)),
   );
 
   socket(agent.command('get').argument('<target>').description('show one agent')).action((target: string, flags: SocketOption) =>
-    send('cli:agent:get', 'agent.get', { target }, flags),
+    send('cli:agent:get', 'agent.get', { target }, flags, shown(agentFields)),
   );
 
-  socket(readOptions(agent.command('read').argument('<target>').description('print the agent\'s screen text (a read counts as looking: done turns idle)'))).action(
-    (target: string, flags: SocketOption & ReadFlags) =>
-      send('cli:agent:read', 'agent.read', { target, ...readParams(flags) }, flags, (response) => process.stdout.write(response.result.read.text)),
+  socket(
+    readOptions(agent.command('read').argument('<target>').description('print the agent\'s screen text (a read counts as looking: done turns idle)')).option(
+      '--json',
+      'print the server\'s whole answer (the text with its revision and ids) as one JSON line',
+    ),
+  ).action((target: string, flags: SocketOption & ReadFlags & { json?: boolean }) =>
+    send('cli:agent:read', 'agent.read', { target, ...readParams(flags) }, flags, (response) =>
+      flags.json ? printJson(response) : process.stdout.write(response.result.read.text),
+    ),
   );
 
   socket(
@@ -85,6 +94,7 @@ export function addAgentCommands(program: Command): void {
         wait: flags.wait,
       },
       flags,
+      shown(agentStarted),
     );
   });
 
@@ -112,17 +122,17 @@ export function addAgentCommands(program: Command): void {
       const options = { target: params.target, text, until: flags.until, timeoutMs: flags.timeout, stallMs: flags.stall, key: flags.key };
       return promptAndWait(dialer, { ...options, keepWaiting: flags.keepWaiting === true, cancelOnInterrupt: flags.cancelOnInterrupt === true });
     }
-    return send('cli:agent:prompt', 'agent.prompt', { target, text, ...given('stall_ms', flags.stall), ...given('key', flags.key) }, flags);
+    return send('cli:agent:prompt', 'agent.prompt', { target, text, ...given('stall_ms', flags.stall), ...given('key', flags.key) }, flags, shown(agentPrompted));
   });
 
   socket(agent.command('turn').argument('<turn_id>').description('a prompt\'s turn: queued, sent, started, finished (with its outcome and duration), failed or cancelled'))
-    .action((turnId: string, flags: SocketOption) => send('cli:agent:turn', 'agent.turn.get', { turn_id: turnId }, flags));
+    .action((turnId: string, flags: SocketOption) => send('cli:agent:turn', 'agent.turn.get', { turn_id: turnId }, flags, shown(turnFields)));
 
   socket(agent.command('queue').argument('<target>').description('the prompts waiting for the agent, next first'))
-    .action((target: string, flags: SocketOption) => send('cli:agent:queue', 'agent.queue.list', { target }, flags));
+    .action((target: string, flags: SocketOption) => send('cli:agent:queue', 'agent.queue.list', { target }, flags, shown((result) => queueTable(result, target))));
 
   socket(agent.command('cancel').argument('<turn_id>').description('take back a queued prompt (one already written cannot be)'))
-    .action((turnId: string, flags: SocketOption) => send('cli:agent:cancel', 'agent.queue.cancel', { turn_id: turnId }, flags));
+    .action((turnId: string, flags: SocketOption) => send('cli:agent:cancel', 'agent.queue.cancel', { turn_id: turnId }, flags, shown(turnCancelled)));
 
   socket(
     agent
@@ -132,7 +142,7 @@ export function addAgentCommands(program: Command): void {
       .option('--until <status>', `wait for this status (repeatable): ${AGENT_STATUSES.join(' | ')}`, collectStatus)
       .option('--timeout <ms>', 'give up after this long', positiveInt),
   ).action((target: string, flags: SocketOption & { until?: AgentStatus[]; timeout?: number }) =>
-    send('cli:agent:wait', 'agent.wait', { target, ...given('until', flags.until), ...given('timeout_ms', flags.timeout) }, flags),
+    send('cli:agent:wait', 'agent.wait', { target, ...given('until', flags.until), ...given('timeout_ms', flags.timeout) }, flags, shown(agentWaited)),
   );
 
   socket(agent.command('send-keys').argument('<target>').argument('<keys...>', 'keys: a character, Enter, Tab, Esc, Up, C-c, M-x, F1…F12', sendKey).description('press keys in the agent\'s pane (e.g. answer its menu)'))
@@ -147,11 +157,11 @@ export function addAgentCommands(program: Command): void {
       .option('--clear', 'remove its name'),
   ).action((target: string, name: string | undefined, flags: SocketOption & { clear?: boolean }) => {
     if ((name === undefined) === !flags.clear) usageError('give a name or --clear');
-    send('cli:agent:rename', 'agent.rename', { target, name: flags.clear ? null : name }, flags);
+    send('cli:agent:rename', 'agent.rename', { target, name: flags.clear ? null : name }, flags, shown(agentRenamed));
   });
 
   socket(agent.command('focus').argument('<target>').description('focus the agent\'s pane (counts as looking: done turns idle)')).action(
-    (target: string, flags: SocketOption) => send('cli:agent:focus', 'agent.focus', { target }, flags),
+    (target: string, flags: SocketOption) => send('cli:agent:focus', 'agent.focus', { target }, flags, shown(agentFocused)),
   );
 
   socket(

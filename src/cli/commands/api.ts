@@ -14,6 +14,8 @@ export function addApiCommands(program: Command): void {
   api
     .command('snapshot')
     .description('print every workspace, pane, layout and agent in one answer (session.snapshot)')
+    // A snapshot is data for programs: JSON on a terminal too.
+    .option('--json', 'print the answer as JSON (its only form)')
     .option('--socket <path>', 'socket path')
     .action((flags: SocketOption) => send('cli:api:snapshot', 'session.snapshot', {}, flags));
 

@@ -7,7 +7,8 @@ import type { HostTarget } from '../../client/transport.js';
 import { exitWith, usageError } from '../failure.js';
 import { type HostApproval, approvalId, inboxTable } from '../inbox/inbox-table.js';
 import { InboxView } from '../inbox/inbox-view.js';
-import { type SocketOption, given, printJson, send } from '../output.js';
+import { type SocketOption, given, printJson, send, shown } from '../output.js';
+import { approvalAnswered, approvalsAnswered } from '../human/approvals.js';
 import { type FleetFlags, askEveryServer, fleetOptions, fleetTargets, reportUnreachable } from './fleet-targets.js';
 
 /** Every server's approvals once; an unreachable server is one line on stderr and exit 1, after the others'. */
@@ -46,7 +47,7 @@ export function addInboxCommand(program: Command): void {
     .option('--socket <path>', 'socket path')
     .description('answer one blocked agent\'s menu, only if the same question is still on its screen')
     .action((pane: string, option: string, flags: SocketOption & { hash: string }) =>
-      send('cli:inbox:answer', 'approvals.answer', { pane_id: pane, option, question_hash: flags.hash }, flags),
+      send('cli:inbox:answer', 'approvals.answer', { pane_id: pane, option, question_hash: flags.hash }, flags, shown((result) => approvalAnswered(result, pane))),
     );
 
   inbox
@@ -71,6 +72,7 @@ export function addInboxCommand(program: Command): void {
           ...given('workspace_id', flags.workspace),
         },
         flags,
+        shown(approvalsAnswered),
       );
     });
 }

@@ -11,7 +11,7 @@ import { request } from '../../client/client.js';
 import { successOrThrow } from '../../client/errors.js';
 import { exitWith } from '../failure.js';
 import { type SocketOption, printJson, targetOf } from '../output.js';
-import { alignedTable } from '../watch/table.js';
+import { alignedTable } from '../table.js';
 import { oneOf } from './parse.js';
 
 interface IntegrationFlags extends SocketOption {

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LayoutTreeNode } from '../../protocol/layout-tree.js';
-import { type SocketOption, send } from '../output.js';
+import { type SocketOption, send, shown } from '../output.js';
+import { layoutApplied } from '../human/workspaces.js';
 import { fail, messageOf } from '../failure.js';
 
 export function addLayoutCommands(program: Command): void {
@@ -15,7 +16,9 @@ export function addLayoutCommands(program: Command): void {
       .command('export')
       .description('print a workspace\'s split tree as JSON (default: the active workspace)')
       .option('--workspace <id>', 'this workspace')
-      .option('--pane <id>', 'the workspace of this pane'),
+      .option('--pane <id>', 'the workspace of this pane')
+      // The tree is data to keep and apply, as JSON on a terminal too.
+      .option('--json', 'print the answer as JSON (its only form: a file for layout apply)'),
   ).action((flags: SocketOption & { workspace?: string; pane?: string }) =>
     send(
       'cli:layout:export',
@@ -44,6 +47,7 @@ export function addLayoutCommands(program: Command): void {
       // The server checks the tree (invalid_layout); the CLI only finds it in the file.
       { root: root as LayoutTreeNode, focus: flags.focus ?? false, ...(flags.label === undefined ? {} : { label: flags.label }) },
       flags,
+      shown(layoutApplied),
     );
   });
 }

@@ -5,7 +5,8 @@
  */
 import { type Command, InvalidArgumentError } from 'commander';
 import type { AgentStatus } from '../../protocol/enums.js';
-import { type SocketOption, given, printNothing, send } from '../output.js';
+import { type SocketOption, given, printNothing, send, shown } from '../output.js';
+import { paneRenamed, processFields } from '../human/panes.js';
 import { hookSeq, positiveInt } from './parse.js';
 
 const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
@@ -52,7 +53,7 @@ function reportOptions(cmd: Command): Command {
 export function addPaneDetailCommands(pane: Command): void {
   socket(pane.command('process-info').argument('[id]').description('show the pane\'s shell, foreground processes, their argv and directories (default: the focused pane)'))
     .action((id: string | undefined, flags: SocketOption) =>
-      send('cli:pane:process-info', 'pane.process_info', id === undefined ? {} : { pane_id: id }, flags),
+      send('cli:pane:process-info', 'pane.process_info', id === undefined ? {} : { pane_id: id }, flags, shown(processFields)),
     );
 
   socket(
@@ -64,7 +65,7 @@ export function addPaneDetailCommands(pane: Command): void {
       .option('--clear', 'remove the label'),
   ).action((id: string, words: string[], flags: SocketOption & { clear?: boolean }, command: Command) => {
     if (Boolean(flags.clear) === words.length > 0) command.error('error: give a LABEL or --clear (not both)', { code: 'herdr.usage', exitCode: 2 });
-    return send('cli:pane:rename', 'pane.rename', { pane_id: id, label: flags.clear ? null : words.join(' ') }, flags);
+    return send('cli:pane:rename', 'pane.rename', { pane_id: id, label: flags.clear ? null : words.join(' ') }, flags, shown(paneRenamed));
   });
 
   reportOptions(

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import type { ReadSource } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
-import { type SocketOption, given, send } from '../output.js';
+import { type SocketOption, given, printJson, send, shown } from '../output.js';
+import { outputMatched } from '../human/panes.js';
 import { nonNegativeInt, oneOf } from './parse.js';
 import { CLI_READ_SOURCES, type CliReadSource, type ReadFlags, readOptions, readParams } from './read-options.js';
 
@@ -20,9 +21,12 @@ interface WaitOutputFlags extends SocketOption {
 
 export function addPaneReadCommands(pane: Command): void {
   readOptions(pane.command('read').argument('<id>').description('print a pane\'s text'))
+    .option('--json', 'print the server\'s whole answer (the text with its revision and ids) as one JSON line')
     .option('--socket <path>', 'socket path')
-    .action((id: string, flags: ReadFlags & SocketOption) =>
-      send('cli:pane:read', 'pane.read', { pane_id: id, ...readParams(flags) }, flags, (response) => process.stdout.write(response.result.read.text)),
+    .action((id: string, flags: ReadFlags & SocketOption & { json?: boolean }) =>
+      send('cli:pane:read', 'pane.read', { pane_id: id, ...readParams(flags) }, flags, (response) =>
+        flags.json ? printJson(response) : process.stdout.write(response.result.read.text),
+      ),
     );
 
   pane
@@ -52,6 +56,7 @@ export function addPaneReadCommands(pane: Command): void {
           ...given('strip_ansi', flags.raw ? false : undefined),
         },
         flags,
+        shown(outputMatched),
       );
     });
 }

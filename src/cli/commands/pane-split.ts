@@ -6,7 +6,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SPLIT_DIRECTIONS, type SplitDirection } from '../../protocol/enums.js';
-import { given, printJson, send } from '../output.js';
+import { given, printJson, send, shown } from '../output.js';
+import { paneFields, splitSentence } from '../human/panes.js';
+import { personReadsStdout } from '../reader.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment, fraction, oneOf } from './parse.js';
 import { type PaneTargetFlags, callerPane, focusedPane, namedPane, paneTargetOptions } from './pane-target.js';
@@ -51,6 +53,7 @@ export function addPaneSplitCommands(pane: Command): void {
           ...given('ratio', flags.ratio),
         },
         flags,
+        shown((result) => splitSentence(result, flags.direction)),
       );
     });
 
@@ -59,8 +62,10 @@ export function addPaneSplitCommands(pane: Command): void {
     .action(async (flags: PaneTargetFlags) => {
       // --current and no flag both mean the caller's pane.
       const id = flags.pane ?? callerPane();
-      if (id !== undefined) return send('cli:pane:current', 'pane.get', { pane_id: id }, flags);
+      if (id !== undefined) return send('cli:pane:current', 'pane.get', { pane_id: id }, flags, shown(paneFields));
       // No pane.current method here: the focused pane's pane_info, from pane.list, in pane.get's envelope.
-      printJson({ id: 'cli:pane:current', result: { type: 'pane_info', pane: await focusedPane('cli:pane:current', flags) } });
+      const pane = await focusedPane('cli:pane:current', flags);
+      if (personReadsStdout()) process.stdout.write(paneFields({ pane }));
+      else printJson({ id: 'cli:pane:current', result: { type: 'pane_info', pane } });
     });
 }

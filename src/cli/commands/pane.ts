@@ -1,6 +1,7 @@
 /** `herdr pane …` (docs/protocol.md §11). */
 import type { Command } from 'commander';
-import { type SocketOption, printNothing, send } from '../output.js';
+import { type SocketOption, printNothing, send, shown } from '../output.js';
+import { paneFields, paneTable } from '../human/panes.js';
 import { addAgentReportCommands } from './agent-reports.js';
 import { addAttachCommand } from './attach.js';
 import { addPaneDetailCommands } from './pane-details.js';
@@ -14,18 +15,18 @@ export function addPaneCommands(program: Command): void {
 
   socket(pane.command('list').description('list panes in layout order').option('--workspace <id>', 'only this workspace'))
     .action((flags: SocketOption & { workspace?: string }) =>
-      send('cli:pane:list', 'pane.list', flags.workspace === undefined ? {} : { workspace_id: flags.workspace }, flags),
+      send('cli:pane:list', 'pane.list', flags.workspace === undefined ? {} : { workspace_id: flags.workspace }, flags, shown(paneTable)),
     );
 
   socket(pane.command('get').argument('<id>').description('show one pane')).action((id: string, flags: SocketOption) =>
-    send('cli:pane:get', 'pane.get', { pane_id: id }, flags),
+    send('cli:pane:get', 'pane.get', { pane_id: id }, flags, shown(paneFields)),
   );
 
   addPaneReadCommands(pane);
   addPaneSplitCommands(pane);
 
   socket(pane.command('close').argument('<id>').description('close a pane and end its processes')).action(
-    (id: string, flags: SocketOption) => send('cli:pane:close', 'pane.close', { pane_id: id }, flags),
+    (id: string, flags: SocketOption) => send('cli:pane:close', 'pane.close', { pane_id: id }, flags, shown(() => `closed pane ${id} and ended its processes\n`)),
   );
 
   socket(pane.command('send-text').argument('<id>').argument('<text...>').description('type text (no Enter)')).action(

@@ -145,6 +145,9 @@ export function addRuleCommands(program: Command): void {
     .command('remove')
     .argument('<rule>', 'its id (r3) or name')
     .description('remove a rule: it fires no more')
+    .option('--json', 'print the server\'s whole answer as one JSON line')
     .option('--socket <path>', 'socket path')
-    .action((rule: string, flags: SocketOption) => send('cli:rules:remove', 'rules.remove', { rule_id: rule }, flags, ({ result }) => process.stdout.write(`removed ${result.rule.rule_id}\n`)));
+    .action((rule: string, flags: SocketOption & { json?: boolean }) =>
+      send('cli:rules:remove', 'rules.remove', { rule_id: rule }, flags, (response) => (flags.json ? printJson(response) : process.stdout.write(`removed ${response.result.rule.rule_id}\n`))),
+    );
 }

@@ -6,7 +6,7 @@ import type { HerdrServer } from '../../main/server.js';
 import { currentSocketPathFor, resolveSocketPath } from '../../protocol/socket-path.js';
 import { EXIT } from '../exit-codes.js';
 import { exitWith } from '../failure.js';
-import { type SocketOption, send } from '../output.js';
+import { type SocketOption, send, shown } from '../output.js';
 import { DEFAULT_RECLAIM_AFTER_MS } from '../../protocol/thread.js';
 import { niceValue, nonNegativeInt, positiveInt } from './parse.js';
 
@@ -57,7 +57,7 @@ export function addServerCommands(program: Command): void {
     .command('stop')
     .description('stop the running server (panes are ended, the socket removed)')
     .option('--socket <path>', 'socket path')
-    .action((flags: SocketOption) => send('cli:server:stop', 'server.stop', {}, flags));
+    .action((flags: SocketOption) => send('cli:server:stop', 'server.stop', {}, flags, shown(() => 'the server is stopping: its panes are hung up\n')));
 }
 
 async function runServer(flags: ServerFlags): Promise<void> {

@@ -1,10 +1,11 @@
 /**
  * `herdr tab …` (docs/protocol.md §11.3): herdr's current tab commands, each printing the
- * server's answer whole. A tab id is passed on as typed (`w1:t1`).
+ * server's answer whole (for a person at a terminal, as text). A tab id is passed on as typed (`w1:t1`).
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type SocketOption, given, send } from '../output.js';
+import { type SocketOption, given, send, shown } from '../output.js';
+import { tabCreated, tabFields, tabFocused, tabRenamed, tabTable } from '../human/workspaces.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment } from './parse.js';
 import { callerEnv } from '../../client/caller-place.js';
@@ -21,7 +22,7 @@ export function addTabCommands(program: Command): void {
   const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
 
   socket(tab.command('list').description('list tabs').option('--workspace <id>', 'only this workspace')).action(
-    (flags: SocketOption & { workspace?: string }) => send('cli:tab:list', 'tab.list', { ...given('workspace_id', flags.workspace) }, flags),
+    (flags: SocketOption & { workspace?: string }) => send('cli:tab:list', 'tab.list', { ...given('workspace_id', flags.workspace) }, flags, shown(tabTable)),
   );
 
   socket(
@@ -48,22 +49,23 @@ export function addTabCommands(program: Command): void {
         ...given('env', callerEnv(flags.env)),
       },
       flags,
+      shown(tabCreated),
     ),
   );
 
   socket(tab.command('get').argument('<tab_id>').description('show one tab')).action((id: string, flags: SocketOption) =>
-    send('cli:tab:get', 'tab.get', { tab_id: id }, flags),
+    send('cli:tab:get', 'tab.get', { tab_id: id }, flags, shown(tabFields)),
   );
 
   socket(tab.command('focus').argument('<tab_id>').description('make a tab active (and its workspace)')).action((id: string, flags: SocketOption) =>
-    send('cli:tab:focus', 'tab.focus', { tab_id: id }, flags),
+    send('cli:tab:focus', 'tab.focus', { tab_id: id }, flags, shown(tabFocused)),
   );
 
   socket(tab.command('rename').argument('<tab_id>').argument('<label...>').description('set a tab\'s label')).action(
-    (id: string, words: string[], flags: SocketOption) => send('cli:tab:rename', 'tab.rename', { tab_id: id, label: words.join(' ') }, flags),
+    (id: string, words: string[], flags: SocketOption) => send('cli:tab:rename', 'tab.rename', { tab_id: id, label: words.join(' ') }, flags, shown(tabRenamed)),
   );
 
   socket(tab.command('close').argument('<tab_id>').description('close a tab and end its panes (its workspace too when it is the last)')).action(
-    (id: string, flags: SocketOption) => send('cli:tab:close', 'tab.close', { tab_id: id }, flags),
+    (id: string, flags: SocketOption) => send('cli:tab:close', 'tab.close', { tab_id: id }, flags, shown(() => `closed tab ${id} and ended its panes\n`)),
   );
 }

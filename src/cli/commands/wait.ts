@@ -4,7 +4,9 @@ import { HerdrClient } from '../../client/client.js';
 import { AGENT_STATES, type AgentState } from '../../protocol/enums.js';
 import { EXIT } from '../exit-codes.js';
 import { exitWith, fail, usageError } from '../failure.js';
-import { type SocketOption, printJson, send, targetOf } from '../output.js';
+import { type SocketOption, printJson, send, shown, targetOf } from '../output.js';
+import { outputMatched } from '../human/panes.js';
+import { personReadsStdout } from '../reader.js';
 import { nonNegativeInt, oneOf } from './parse.js';
 
 interface OutputFlags extends SocketOption {
@@ -44,6 +46,7 @@ export function addWaitCommands(program: Command): void {
           ...(flags.timeout === undefined ? {} : { timeout_ms: flags.timeout }),
         },
         flags,
+        shown(outputMatched),
       );
     });
 
@@ -53,6 +56,7 @@ export function addWaitCommands(program: Command): void {
     .description('wait until the pane\'s agent is in a state (at once if it already is); prints the event line')
     .requiredOption('--state <state>', AGENT_STATES.join(' | '), oneOf(...AGENT_STATES))
     .option('--timeout <ms>', 'give up after this long', nonNegativeInt)
+    .option('--json', 'print the event line as JSON (what is printed when stdout is not a terminal)')
     .option('--socket <path>', 'socket path')
     .action((id: string, flags: SocketOption & { state: AgentState; timeout?: number }) => waitAgentState(id, flags));
 }
@@ -63,7 +67,9 @@ async function waitAgentState(id: string, flags: SocketOption & { state: AgentSt
   const client = new HerdrClient({ dialer: targetOf(flags, target) });
   if (flags.timeout !== undefined) setTimeout(() => fail('timed out waiting for agent state change'), flags.timeout);
   try {
-    printJson(await client.waitForAgentState(target.pane_id, flags.state, { id: 'cli:wait:agent-state' }));
+    const line = await client.waitForAgentState(target.pane_id, flags.state, { id: 'cli:wait:agent-state' });
+    if (personReadsStdout()) process.stdout.write(`pane ${id} is ${line.data.state}${line.data.agent === undefined ? '' : ` (${line.data.agent})`}\n`);
+    else printJson(line);
     process.exit(EXIT.ok);
   } catch (error) {
     // The deadline is the timer above, not the helper's: a HerdrError here is the server's answer, printed whole.

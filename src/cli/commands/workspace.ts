@@ -1,6 +1,7 @@
-/** `herdr workspace …` (docs/protocol.md §11): each prints the response JSON. */
+/** `herdr workspace …` (docs/protocol.md §11): each prints the answer, for a person as text (reader.ts). */
 import type { Command } from 'commander';
-import { type SocketOption, given, send } from '../output.js';
+import { type SocketOption, given, lookUp, send, shown } from '../output.js';
+import { workspaceCreated, workspaceFields, workspaceFocused, workspaceRenamed, workspaceTable } from '../human/workspaces.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment } from './parse.js';
 import { addWorkspaceMetadataCommand } from './pane-details.js';
@@ -11,7 +12,7 @@ export function addWorkspaceCommands(program: Command): void {
   const socket = (cmd: Command) => cmd.option('--socket <path>', 'socket path');
 
   socket(workspace.command('list').description('list workspaces')).action((flags: SocketOption) =>
-    send('cli:workspace:list', 'workspace.list', {}, flags),
+    send('cli:workspace:list', 'workspace.list', {}, flags, shown(workspaceTable)),
   );
 
   socket(
@@ -36,25 +37,31 @@ export function addWorkspaceCommands(program: Command): void {
         ...given('env', callerEnv(flags.env)),
       },
       flags,
+      shown(async (result) => {
+        // herdr 0.2.0's answer has no root pane: the new workspace's first pane, asked for.
+        if (result.type === 'workspace_created') return workspaceCreated(result.workspace, result.root_pane);
+        const panes = await lookUp('cli:workspace:create', 'pane.list', { workspace_id: result.workspace.workspace_id }, flags);
+        return workspaceCreated(result.workspace, panes?.panes[0]);
+      }),
     ),
   );
 
   socket(workspace.command('get').argument('<id>').description('show one workspace')).action(
-    (id: string, flags: SocketOption) => send('cli:workspace:get', 'workspace.get', { workspace_id: id }, flags),
+    (id: string, flags: SocketOption) => send('cli:workspace:get', 'workspace.get', { workspace_id: id }, flags, shown(workspaceFields)),
   );
 
   socket(workspace.command('focus').argument('<id>').description('make a workspace active')).action(
-    (id: string, flags: SocketOption) => send('cli:workspace:focus', 'workspace.focus', { workspace_id: id }, flags),
+    (id: string, flags: SocketOption) => send('cli:workspace:focus', 'workspace.focus', { workspace_id: id }, flags, shown(workspaceFocused)),
   );
 
   socket(
     workspace.command('rename').argument('<id>').argument('<label...>').description('set a workspace\'s label'),
   ).action((id: string, words: string[], flags: SocketOption) =>
-    send('cli:workspace:rename', 'workspace.rename', { workspace_id: id, label: words.join(' ') }, flags),
+    send('cli:workspace:rename', 'workspace.rename', { workspace_id: id, label: words.join(' ') }, flags, shown(workspaceRenamed)),
   );
 
   socket(workspace.command('close').argument('<id>').description('close a workspace and end its panes')).action(
-    (id: string, flags: SocketOption) => send('cli:workspace:close', 'workspace.close', { workspace_id: id }, flags),
+    (id: string, flags: SocketOption) => send('cli:workspace:close', 'workspace.close', { workspace_id: id }, flags, shown(() => `closed workspace ${id} and ended its panes\n`)),
   );
 
   addWorkspaceMetadataCommand(workspace);

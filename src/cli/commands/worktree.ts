@@ -1,11 +1,12 @@
 /**
  * `herdr worktree …` (docs/protocol.md §14): git worktrees as workspaces; each
- * prints the response JSON. Without --workspace or --cwd the repository is the
+ * prints the response JSON (for a person at a terminal, as text). Without --workspace or --cwd the repository is the
  * one this shell is in (the raw method would take the active workspace's).
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { type SocketOption, send } from '../output.js';
+import { type SocketOption, lookUp, send, shown } from '../output.js';
+import { worktreeOpened, worktreeRemoved, worktreeTable } from '../human/worktrees.js';
 
 interface RepositoryFlags extends SocketOption {
   workspace?: string;
@@ -55,7 +56,19 @@ export function addWorktreeCommands(program: Command): void {
     cmd.option('--focus', 'make the new workspace the active one').option('--no-focus', 'leave the active workspace as it is (the default)');
 
   common(worktree.command('list').description('list the repository\'s worktrees and which workspace each is open in')).action(
-    (flags: RepositoryFlags, command: Command) => send('cli:worktree:list', 'worktree.list', repository(flags, command), flags),
+    (flags: RepositoryFlags, command: Command) =>
+      send(
+        'cli:worktree:list',
+        'worktree.list',
+        repository(flags, command),
+        flags,
+        shown(async (result) => {
+          // The open workspaces by the stable ids a person sees (herdr 0.2.0's socket answers compact ones).
+          const open = result.worktrees.some((worktree) => worktree.open_workspace_id !== undefined);
+          const workspaces = open ? (await lookUp('cli:worktree:list', 'workspace.list', {}, flags))?.workspaces : undefined;
+          return worktreeTable(result, new Map((workspaces ?? []).map((workspace) => [workspace.workspace_id, workspace.stable_id])));
+        }),
+      ),
   );
 
   focusFlags(
@@ -74,6 +87,7 @@ export function addWorktreeCommands(program: Command): void {
       'worktree.create',
       { ...repository(flags, command), ...placement(flags), ...(flags.base === undefined ? {} : { base: flags.base }) },
       flags,
+      shown(worktreeOpened),
     ),
   );
 
@@ -88,7 +102,7 @@ export function addWorktreeCommands(program: Command): void {
     ),
   ).action((flags: OpenFlags, command: Command) => {
     if ((flags.path === undefined) === (flags.branch === undefined)) usage(command, 'give exactly one of --path and --branch');
-    return send('cli:worktree:open', 'worktree.open', { ...repository(flags, command), ...placement(flags) }, flags);
+    return send('cli:worktree:open', 'worktree.open', { ...repository(flags, command), ...placement(flags) }, flags, shown(worktreeOpened));
   });
 
   worktree
@@ -98,6 +112,6 @@ export function addWorktreeCommands(program: Command): void {
     .option('--force', 'remove it even with changes or untracked files')
     .option('--socket <path>', 'socket path')
     .action((flags: SocketOption & { workspace: string; force?: boolean }) =>
-      send('cli:worktree:remove', 'worktree.remove', { workspace_id: flags.workspace, force: flags.force ?? false }, flags),
+      send('cli:worktree:remove', 'worktree.remove', { workspace_id: flags.workspace, force: flags.force ?? false }, flags, shown(worktreeRemoved)),
     );
 }

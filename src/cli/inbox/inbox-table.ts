@@ -1,6 +1,7 @@
 /** `herdr inbox --once`: the approvals of every server as a table, or as JSON lines for scripts. */
 import type { Approval } from '../../protocol/methods/approvals.js';
-import { age, alignedTable, optionsText } from '../watch/table.js';
+import { age, alignedTable } from '../table.js';
+import { optionsText } from '../watch/table.js';
 
 export interface HostApproval {
   /** undefined: the local server. */

@@ -14,7 +14,7 @@ import { clip } from '../../protocol/text.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../full-screen.js';
 import { isDigitKey, parseKeys } from '../watch/watch-view.js';
 import { answerLine } from '../answer-line.js';
-import { age } from '../watch/table.js';
+import { age } from '../table.js';
 import { approvalId } from './inbox-table.js';
 
 const RELIST_MS = 250;

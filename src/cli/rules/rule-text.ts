@@ -1,6 +1,6 @@
 /** Rules as `herdr rules list` shows them: one line each, what sets it off and what it does in a few words. */
 import type { RuleAction, RuleInfo, RuleTrigger } from '../../protocol/rules.js';
-import { alignedTable } from '../watch/table.js';
+import { alignedTable } from '../table.js';
 
 export function triggerText(trigger: RuleTrigger): string {
   switch (trigger.type) {

@@ -1,6 +1,7 @@
 /** The fleet as table rows: cells as text, fitted to a width, coloured for a terminal or plain for scripts. */
 import type { AgentState } from '../../protocol/objects.js';
 import type { FleetRow } from '../../client/fleet/fleet-model.js';
+import { age, alignedTable, fit, tilde } from '../table.js';
 
 export const COLUMNS = ['PANE', 'WORKSPACE', 'AGENT', 'STATE', 'FOR', 'QUEUE', 'EXIT', 'DIRECTORY', 'MESSAGE'] as const;
 /** Most a column takes on a terminal (the last one takes what is left). */
@@ -18,23 +19,6 @@ export function rowCells(row: FleetRow, now: number, home: string, hosts: boolea
 
 const STATE_COLOUR: Record<AgentState, string> = { blocked: '\x1b[1;31m', working: '\x1b[33m', idle: '\x1b[32m', unknown: '\x1b[2m' };
 const RESET = '\x1b[0m';
-
-/** How long ago, in the largest units that matter: 42s, 12m, 3h05m, 2d04h. */
-export function age(ms: number): string {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours}h${String(minutes % 60).padStart(2, '0')}m`;
-  return `${Math.floor(hours / 24)}d${String(hours % 24).padStart(2, '0')}h`;
-}
-
-function tilde(path: string | undefined, home: string): string {
-  if (path === undefined) return '';
-  if (home !== '' && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
-  return path;
-}
 
 /** A row's pane id as commands take it back: qualified by its host when hosts are mixed (`buildbox/1-2`). */
 export function shownId(row: FleetRow, qualify: boolean): string {
@@ -69,12 +53,6 @@ function messageOf(row: FleetRow): string {
   return `${approval.question ?? row.message ?? ''}${options === '' ? '' : ` [${options}]`}`;
 }
 
-function fit(text: string, width: number): string {
-  const chars = [...text];
-  if (chars.length <= width) return text + ' '.repeat(width - chars.length);
-  return `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
-}
-
 /** Column widths for these rows on a terminal `cols` wide: each as wide as its content, capped, the last filling the rest. */
 export function widths(table: string[][], cols: number, head: readonly string[]): number[] {
   const result = head.map((name, i) => Math.min(MAX_WIDTH[name] ?? 0, Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length))));
@@ -102,12 +80,4 @@ export function line(row: readonly string[], columnWidths: number[], stateColumn
  */
 export function plainTable(rows: FleetRow[], now: number, home: string, hosts = false): string {
   return alignedTable(header(hosts), rows.map((row) => rowCells(row, now, home, hosts)));
-}
-
-/** A plain table for scripts and pipes: each column as wide as its widest cell, two spaces apart, the last as it is. */
-export function alignedTable(head: readonly string[], table: ReadonlyArray<readonly string[]>): string {
-  const columnWidths = head.map((name, i) => Math.max(name.length, ...table.map((r) => [...(r[i] ?? '')].length)));
-  const text = (cellsOfRow: readonly string[]) =>
-    cellsOfRow.map((cell, i) => (i === cellsOfRow.length - 1 ? cell : fit(cell, columnWidths[i] ?? 0))).join('  ').trimEnd();
-  return [text(head), ...table.map(text)].join('\n') + '\n';
 }
