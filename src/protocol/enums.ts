@@ -28,7 +28,11 @@ export type SplitDirection = (typeof SPLIT_DIRECTIONS)[number];
 export const PANE_DIRECTIONS = ['left', 'right', 'up', 'down'] as const;
 export type PaneDirection = (typeof PANE_DIRECTIONS)[number];
 
-export const READ_SOURCES = ['visible', 'recent'] as const;
+/**
+ * What `pane.read` and the waits read (docs/protocol.md §6): the screen, the last rows, the
+ * last rows with wrapped ones joined, and the screen as the agent checks read it.
+ */
+export const READ_SOURCES = ['visible', 'recent', 'recent_unwrapped', 'detection'] as const;
 export type ReadSource = (typeof READ_SOURCES)[number];
 
 /** Where a pane's agent state came from (docs/protocol.md §10): the agent's hook, the program's own status sequence, or the screen rules. */

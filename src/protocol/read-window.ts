@@ -1,6 +1,6 @@
 /**
- * A pane's read window (docs/protocol.md §5, §6): which text (`visible` or
- * `recent`), how many lines, with or without escapes; and the pattern waits
+ * A pane's read window (docs/protocol.md §5, §6): which text (one of READ_SOURCES),
+ * how many lines, with or without escapes; and the pattern waits
  * and subscriptions look for in it. `pane.read`, `pane.wait_for_output` and
  * `pane.output_matched` take the same fields; the shard reads the window
  * with the defaults applied.

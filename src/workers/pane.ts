@@ -156,11 +156,18 @@ export class Pane {
   /** The screen or recent rows as parsed so far (a client's read calls `catchUp` first). */
   read(params: ReadParams): ReadResult {
     const withStyle = !params.stripAnsi;
-    if (params.source === 'visible') {
-      return { text: readVisible(this.term, withStyle, this.cell), revision: this.revision, truncated: false };
+    switch (params.source) {
+      case 'visible':
+        return { text: readVisible(this.term, withStyle, this.cell), revision: this.revision, truncated: false };
+      // What the agent checks read (shard-runtime.ts): the screen as plain text, whatever the format.
+      case 'detection':
+        return { text: readVisible(this.term, false, this.cell), revision: this.revision, truncated: false };
+      case 'recent':
+      case 'recent_unwrapped': {
+        const { text, truncated } = readRecent(this.term, this.history, params.lines, withStyle, this.cell, params.source === 'recent_unwrapped');
+        return { text, revision: this.revision, truncated };
+      }
     }
-    const { text, truncated } = readRecent(this.term, this.history, params.lines, withStyle, this.cell);
-    return { text, revision: this.revision, truncated };
   }
 
   /** The screen as plain text, everything read so far included (a menu is looked for in it). */

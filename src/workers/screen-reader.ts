@@ -77,9 +77,12 @@ export function visibleWithLooks(term: Terminal, cell: IBufferCell): { text: str
 /**
  * The last `count` physical rows of history + screen, trailing blank rows
  * dropped first (every scrollback row is already in `history`). In the
- * alternate screen the rows are the screen's.
+ * alternate screen the rows are the screen's. With `unwrap` (`recent_unwrapped`)
+ * the same rows, each row the terminal wrapped joined to the one before it: a
+ * line longer than the width comes back whole, but for a first row that
+ * continues a line above the window, which starts its own.
  */
-export function readRecent(term: Terminal, history: History, count: number, withStyle: boolean, cell: IBufferCell): ReadText {
+export function readRecent(term: Terminal, history: History, count: number, withStyle: boolean, cell: IBufferCell, unwrap = false): ReadText {
   const alternate = term.buffer.active.type === 'alternate';
   const buffer: IBuffer = term.buffer.active;
   const historyRows = alternate ? 0 : history.length;
@@ -107,12 +110,18 @@ export function readRecent(term: Terminal, history: History, count: number, with
 
   const rows: string[] = [];
   for (let i = first; i <= last; i++) {
-    if (i < historyRows) rows.push(history.text(i, withStyle));
-    else if (!withStyle) rows.push(plainAt(i));
+    let text: string;
+    if (i < historyRows) text = history.text(i, withStyle);
+    else if (!withStyle) text = plainAt(i);
     else {
       const line = screenLine(i);
-      rows.push(line ? rowText(line, true, true, cell) : '');
+      text = line ? rowText(line, true, true, cell) : '';
     }
+    // A plain row keeps every cell written (only never-written cells are trimmed), so a
+    // wrapped row joins the one before it exactly; an SGR form drops trailing plain spaces.
+    const wrapped = unwrap && i > first && (i < historyRows ? history.isWrapped(i) : (screenLine(i)?.isWrapped ?? false));
+    if (wrapped) rows[rows.length - 1] += text;
+    else rows.push(text);
   }
   return { text: rows.length === 0 ? '' : `${rows.join('\n')}\n`, truncated };
 }

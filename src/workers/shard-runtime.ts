@@ -256,7 +256,7 @@ export class ShardRuntime {
           get ended() {
             return pane.ended;
           },
-          screen: () => pane.read({ paneUid: pane.uid, source: 'visible', lines: 0, stripAnsi: true }).text,
+          screen: () => pane.read({ paneUid: pane.uid, source: 'detection', lines: 0, stripAnsi: true }).text,
           title: () => pane.title,
           readsKeys: () => pane.readsKeys(),
         },

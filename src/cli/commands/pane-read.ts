@@ -3,12 +3,11 @@
  * current flags (read-options.ts).
  */
 import type { Command } from 'commander';
-import type { ReadSource } from '../../protocol/enums.js';
 import { usageError } from '../failure.js';
 import { type SocketOption, given, printJson, send, shown } from '../output.js';
 import { outputMatched } from '../human/panes.js';
 import { nonNegativeInt, oneOf } from './parse.js';
-import { CLI_READ_SOURCES, type CliReadSource, type ReadFlags, readOptions, readParams } from './read-options.js';
+import { CLI_READ_SOURCES, CLI_READ_SOURCES_HELP, type CliReadSource, type ReadFlags, readOptions, readParams, wireSource } from './read-options.js';
 
 interface WaitOutputFlags extends SocketOption {
   match?: string;
@@ -35,7 +34,7 @@ export function addPaneReadCommands(pane: Command): void {
     .description('wait until a line of the pane matches --match TEXT or --regex PATTERN (prints the output_matched answer)')
     .option('--match <text>', 'a substring to wait for')
     .option('--regex <pattern>', 'an RE2 regular expression to wait for')
-    .option('--source <source>', CLI_READ_SOURCES.filter((s) => s !== 'detection').join(' | '), oneOf('visible', 'recent', 'recent-unwrapped'), 'recent')
+    .option('--source <source>', CLI_READ_SOURCES_HELP, oneOf(...CLI_READ_SOURCES), 'recent')
     .option('--lines <n>', 'rows of recent text to search', nonNegativeInt)
     .option('--timeout <ms>', 'give up after this long (default: wait until matched)', nonNegativeInt)
     .option('--raw', 'match against the text with its colour escapes (strip_ansi: false)')
@@ -48,8 +47,7 @@ export function addPaneReadCommands(pane: Command): void {
         'pane.wait_for_output',
         {
           pane_id: id,
-          // As typed: the server answers a source it does not have (read-options.ts).
-          source: flags.source as ReadSource,
+          source: wireSource(flags.source),
           match,
           ...given('lines', flags.lines),
           ...given('timeout_ms', flags.timeout),

@@ -66,7 +66,8 @@ export class PaneOperations {
     pane.revision = Math.max(pane.revision, result.revision);
     const { pane_id, workspace_id, stable_id } = paneIds(pane);
     const tab_id = tabStableId(pane.workspace.uid, pane.tab.uid);
-    const format = window.stripAnsi ? 'text' : 'ansi';
+    // A detection read is plain text whatever was asked (the agent checks read no escapes).
+    const format = window.stripAnsi || window.source === 'detection' ? 'text' : 'ansi';
     return withCurrentView<PaneRead>(
       { pane_id, workspace_id, source: window.source, text: result.text, revision: result.revision, truncated: result.truncated, stable_id, tab_id, format },
       currentPaneIds(pane),
