@@ -35,6 +35,7 @@ describe('error codes', () => {
       await expect('invalid_layout', server.call('layout.apply', { root: { type: 'split', direction: 'right', ratio: 2, first: { type: 'pane' }, second: { type: 'pane' } } }));
       await expect('layout_apply_failed', server.call('layout.apply', { root: { type: 'pane', command: ['/nonexistent'] } }));
       await expect('not_a_git_repository', server.call('worktree.list', { cwd: server.dir }));
+      await expect('unsupported', server.call('popup.close', {}));
       const withoutGit = await startServer({ env: { PATH: '/nonexistent' } });
       try {
         await expect('git_unavailable', withoutGit.call('worktree.list', { cwd: withoutGit.dir }));

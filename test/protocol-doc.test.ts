@@ -98,9 +98,11 @@ describe('docs/protocol.md against the code', () => {
     assert.deepEqual(sorted(Object.keys(committedSchema.methods)), sorted(firstColumn(section('## 5. Methods'))));
     for (const [method, { params, result }] of Object.entries(committedSchema.methods)) {
       assert.equal((params as { type?: string }).type, 'object', `${method} params`);
-      // One object, or (where the dialects answer differently, §15.3) a choice of objects.
+      // One object, or (where the dialects answer differently, §15.3) a choice of objects;
+      // none at all (`not: {}`) for a method always answered `unsupported` (§5.5).
       const shapes = (result as { anyOf?: Array<{ type?: string }> }).anyOf ?? [result as { type?: string }];
-      assert.ok(shapes.every((shape) => shape.type === 'object'), `${method} result`);
+      const never = JSON.stringify((result as { not?: unknown }).not) === '{}';
+      assert.ok(never || shapes.every((shape) => shape.type === 'object'), `${method} result`);
     }
     assert.deepEqual(sorted(Object.keys(committedSchema.events)), sorted([...documentedEvents().events, OVERFLOW_EVENT]));
     assert.ok(section('### 9.4 A slow reader').includes(OVERFLOW_EVENT));

@@ -13,6 +13,7 @@ import { HerdrClient, type MethodName, type TypedEventLine } from '../src/index.
 import { eventLineSchema } from '../src/protocol/events.js';
 import { type PaneStreamLine, paneStreamLineSchema } from '../src/protocol/pane-stream.js';
 import { METHOD_PARAMS, METHOD_RESULTS } from '../src/protocol/methods.js';
+import { SCREEN_ONLY_METHOD_NAMES } from '../src/protocol/screen-only.js';
 import { EventClient } from './helpers/events.js';
 import { REPO_ROOT, eventually, startServer } from './helpers/server.js';
 
@@ -162,6 +163,12 @@ describe('result and event schemas', () => {
       await check('integration.install', client.integration.install({ target: 'pi', home }));
       await check('integration.list', client.integration.list({ home }));
       await check('integration.uninstall', client.integration.uninstall({ target: 'pi', home }));
+      // herdr's methods for a screen it draws answer no result here, only `unsupported` (screen-only-methods.test.ts).
+      for (const method of SCREEN_ONLY_METHOD_NAMES) {
+        const params = method.startsWith('pane.graphics.') ? { pane_id: pane, format: 'png', image_width: 1, image_height: 1 } : method === 'client.window_title.set' ? { title: 't' } : { source: 's' };
+        await assert.rejects(client.call(method, params as never), (error: { code?: string }) => error.code === 'unsupported', method);
+        seen.add(method);
+      }
       const made2 = client.tab.create({ workspace_id: ws, cwd: server.dir, label: 'second', focus: true });
       await check('tab.create', made2);
       const tab = (await made2).tab.tab_id;

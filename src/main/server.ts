@@ -20,6 +20,7 @@ import { registerPaneHandlers } from './handlers/pane.js';
 import { registerPaneResizeHandler } from './handlers/pane-resize.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
+import { registerScreenOnlyHandlers } from './handlers/screen-only.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerApprovalHandlers } from './handlers/approvals.js';
 import { registerRuleHandlers } from './handlers/rules.js';
@@ -87,6 +88,7 @@ export class HerdrServer implements ConnectionHandler {
     registerPaneDetailHandlers(this.router, core);
     registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });
     registerSessionSnapshotHandler(this.router, core);
+    registerScreenOnlyHandlers(this.router);
     if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
     const unhandled = this.router.unhandled();
     if (unhandled.length > 0) throw new Error(`methods without a handler: ${unhandled.join(', ')}`);

@@ -7,6 +7,8 @@
  * the socket a client connects to decides, and a request may also say so itself with the
  * envelope's `protocol` key.
  */
+import { SCREEN_ONLY_METHOD_NAMES } from './screen-only.js';
+
 export const DIALECTS = ['0.2.0', 'current'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
@@ -30,11 +32,13 @@ export function protocolOfDialect(dialect: Dialect): number {
 /**
  * herdr's `capabilities` keys, answered honestly: this server has no live handoff, does
  * not detach itself, and has none of herdr's client-shell endpoint (so no
- * `endpoint_protocol_generation`).
+ * `endpoint_protocol_generation`). EXT `unsupported_methods`: herdr's methods it answers
+ * `unsupported` (screen-only.ts), so a client can leave them out before it calls.
  */
 export const SERVER_CAPABILITIES = {
   live_handoff: false,
   detached_server_daemon: false,
   surface_interest: false,
   health_check: false,
-} as const;
+  unsupported_methods: [...SCREEN_ONLY_METHOD_NAMES] as string[],
+};

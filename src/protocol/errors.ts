@@ -54,6 +54,7 @@ export const ERROR_CODES = {
   worktree_not_found: 'EXT: worktree.open: the repository has no worktree at that path or on that branch',
   worktree_dirty: 'EXT: worktree.remove without force of a worktree with changes or untracked files; nothing was removed',
   not_a_worktree_workspace: 'EXT: worktree.remove of a workspace that was not made for a linked worktree',
+  unsupported: 'EXT: a method of herdr\'s that acts on the screen herdr draws (window title, popups, agent views, pane graphics) or hands its live panes to a new process; nothing was done, and the message says why (docs/protocol.md §5.5)',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

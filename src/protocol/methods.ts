@@ -17,6 +17,7 @@ import { INTEGRATION_METHODS } from './methods/integrations.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
 import { RULE_METHODS } from './methods/rules.js';
+import { SCREEN_ONLY_METHODS } from './methods/screen-only.js';
 import { SESSION_METHODS } from './methods/session.js';
 import { TAB_METHODS } from './methods/tabs.js';
 import { WORKTREE_METHODS } from './methods/worktrees.js';
@@ -125,6 +126,7 @@ export const METHODS = {
           detached_server_daemon: z.boolean().optional(),
           surface_interest: z.boolean().optional(),
           health_check: z.boolean().optional(),
+          unsupported_methods: z.array(z.string()).optional().describe('EXT: herdr\'s methods answered `unsupported` here, each for a screen this server does not draw (§5.5)'),
         })
         .nullable()
         .optional()
@@ -306,6 +308,7 @@ export const METHODS = {
   ...LAYOUT_METHODS,
   ...PANE_DETAIL_METHODS,
   ...RULE_METHODS,
+  ...SCREEN_ONLY_METHODS,
   ...SESSION_METHODS,
   ...WORKTREE_METHODS,
   ...TAB_METHODS,
