@@ -14,6 +14,7 @@ import { addHookCommand } from './commands/hook.js';
 import { addIntegrationCommands } from './commands/integration.js';
 import { addRuleCommands } from './commands/rules.js';
 import { addPaneCommands } from './commands/pane.js';
+import { addPluginCommands } from './commands/plugin.js';
 import { addSchemaCommand } from './commands/schema.js';
 import { addServerCommands } from './commands/server.js';
 import { addStatusCommand } from './commands/status.js';
@@ -64,6 +65,7 @@ addWebCommand(program);
 addInboxCommand(program);
 addRuleCommands(program);
 addIntegrationCommands(program);
+addPluginCommands(program);
 addHookCommand(program);
 addExamples(program);
 

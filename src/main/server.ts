@@ -18,6 +18,8 @@ import { registerLayoutHandlers } from './handlers/layouts.js';
 import { registerPaneDetailHandlers } from './handlers/pane-details.js';
 import { registerPaneHandlers } from './handlers/pane.js';
 import { registerPaneResizeHandler } from './handlers/pane-resize.js';
+import { pluginPlaces, registerPluginHandlers } from './handlers/plugins.js';
+import type { PluginHost } from './plugins/plugin-host.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerScreenOnlyHandlers } from './handlers/screen-only.js';
@@ -52,6 +54,8 @@ export class HerdrServer implements ConnectionHandler {
   private readonly router = new Router();
   private readonly loopDelay = new LoopDelayMonitor();
   readonly core: ServerCore;
+  /** herdr's plugins (docs/protocol.md §16): their startup hooks run once the server listens. */
+  private readonly plugins: PluginHost;
   private readonly listeners: Array<{ server: Server; path: string; inode: number | undefined }> = [];
   private stopping: Promise<void> | undefined;
   private readonly stoppedCallbacks: Array<() => void> = [];
@@ -87,6 +91,14 @@ export class HerdrServer implements ConnectionHandler {
     registerLayoutHandlers(this.router, core);
     registerPaneDetailHandlers(this.router, core);
     registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });
+    this.plugins = registerPluginHandlers(this.router, {
+      registry: core.registry,
+      panes: core.panes,
+      tabs: core.tabs,
+      socketPath: options.socketPath,
+      currentSocketPath: options.currentSocketPath,
+      places: pluginPlaces(options.persistence?.paths),
+    });
     registerSessionSnapshotHandler(this.router, core);
     registerScreenOnlyHandlers(this.router);
     if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
@@ -106,6 +118,7 @@ export class HerdrServer implements ConnectionHandler {
     if (options.currentSocketPath !== undefined) await server.listen(options.currentSocketPath, 'current');
     // Rules act through the socket, as a client would: from now on they can.
     server.core.rules.start(new LoopbackCaller(options.socketPath));
+    void server.plugins.runStartupHooks();
     return server;
   }
 

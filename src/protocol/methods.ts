@@ -16,6 +16,7 @@ import { APPROVAL_METHODS } from './methods/approvals.js';
 import { INTEGRATION_METHODS } from './methods/integrations.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
+import { PLUGIN_METHODS } from './methods/plugins.js';
 import { RULE_METHODS } from './methods/rules.js';
 import { SCREEN_ONLY_METHODS } from './methods/screen-only.js';
 import { SESSION_METHODS } from './methods/session.js';
@@ -307,6 +308,7 @@ export const METHODS = {
   ...INTEGRATION_METHODS,
   ...LAYOUT_METHODS,
   ...PANE_DETAIL_METHODS,
+  ...PLUGIN_METHODS,
   ...RULE_METHODS,
   ...SCREEN_ONLY_METHODS,
   ...SESSION_METHODS,

@@ -17,6 +17,8 @@ export interface SpawnRequest {
   env: Record<string, string> | undefined;
   cols: number | undefined;
   rows: number | undefined;
+  /** `current`: HERDR_SOCKET_PATH names the current-protocol socket (a herdr plugin's pane speaks that protocol). */
+  herdrSocket?: 'current' | undefined;
 }
 
 export type SpawnFailure = 'workspace_create_failed' | 'pane_split_failed' | 'tab_create_failed';
@@ -73,7 +75,7 @@ export class PaneSpawner {
       argv,
       cwd: place.cwd,
       ...(place.inheritCwdFromPaneUid === undefined ? {} : { inheritCwdFromPaneUid: place.inheritCwdFromPaneUid }),
-      env: paneEnvironment(request.env, this.envIds(place.workspaceUid, place.tabUid, place.pane.stableNumber)),
+      env: paneEnvironment(request.env, this.envIds(place.workspaceUid, place.tabUid, place.pane.stableNumber, request.herdrSocket)),
       ...size,
     };
     // A failure the checks could not foresee (fd limit, …) keeps its method's code.
@@ -84,9 +86,9 @@ export class PaneSpawner {
   }
 
   /** The HERDR_* variables a pane's processes get (docs/protocol.md §10.5). */
-  envIds(workspaceUid: number, tabUid: number, paneStableNumber: number) {
+  envIds(workspaceUid: number, tabUid: number, paneStableNumber: number, herdrSocket?: 'current') {
     return {
-      socketPath: this.defaults.socketPath,
+      socketPath: herdrSocket === 'current' ? (this.defaults.currentSocketPath ?? this.defaults.socketPath) : this.defaults.socketPath,
       currentSocketPath: this.defaults.currentSocketPath,
       workspaceStableId: workspaceStableId(workspaceUid),
       paneStableId: paneStableId(workspaceUid, paneStableNumber),
