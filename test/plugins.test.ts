@@ -297,6 +297,8 @@ describe('herdr plugins', () => {
       ['plugin_manifest_not_found', () => tempDir('herdr-empty-')],
       ['plugin_manifest_not_found', () => join(tempDir('herdr-empty-'), 'nowhere')],
       ['plugin_manifest_not_found', () => join(FIXTURE, 'board.sh')],
+      // Not a manifest: a file past the 1 MiB a manifest may be.
+      ['plugin_manifest_read_failed', `${HEAD}# ${'x'.repeat(1024 * 1024)}\n`],
       ['plugin_manifest_parse_failed', 'id = "t.bad\nname = "Bad"\n'],
       ['plugin_manifest_parse_failed', 'name = "Bad"\nversion = "1.0.0"\nmin_herdr_version = "0.7.0"\n'],
       ['plugin_manifest_parse_failed', HEAD.replace('"1.0.0"', '3')],

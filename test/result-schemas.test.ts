@@ -163,6 +163,22 @@ describe('result and event schemas', () => {
       await check('integration.install', client.integration.install({ target: 'pi', home }));
       await check('integration.list', client.integration.list({ home }));
       await check('integration.uninstall', client.integration.uninstall({ target: 'pi', home }));
+      // plugin.*: the tests' own plugin (docs/protocol.md §16).
+      await check('plugin.link', client.call('plugin.link', { path: join(REPO_ROOT, 'test', 'fixtures', 'plugins', 'notes') }));
+      await check('plugin.list', client.call('plugin.list', {}));
+      await check('plugin.disable', client.call('plugin.disable', { plugin_id: 'test.notes' }));
+      await check('plugin.enable', client.call('plugin.enable', { plugin_id: 'test.notes' }));
+      await check('plugin.action.list', client.call('plugin.action.list', {}));
+      const invoked = client.call('plugin.action.invoke', { action_id: 'write-note', context: { selected_text: 'schemas' } });
+      await check('plugin.action.invoke', invoked);
+      const ran = (await invoked).log.log_id;
+      await eventually(async () => (await client.call('plugin.log.list', {})).logs.some((log) => log.log_id === ran && log.status !== 'running'), 'the action to end');
+      await check('plugin.log.list', client.call('plugin.log.list', { plugin_id: 'test.notes' }));
+      const board = client.call('plugin.pane.open', { plugin_id: 'test.notes', entrypoint: 'board', target_pane_id: `${ws}-1` });
+      await check('plugin.pane.open', board);
+      await check('plugin.pane.focus', client.call('plugin.pane.focus', { pane_id: (await board).plugin_pane.pane.stable_id }));
+      await check('plugin.pane.close', client.call('plugin.pane.close', { pane_id: (await board).plugin_pane.pane.stable_id }));
+      await check('plugin.unlink', client.call('plugin.unlink', { plugin_id: 'test.notes' }));
       // herdr's methods for a screen it draws answer no result here, only `unsupported` (screen-only-methods.test.ts).
       for (const method of SCREEN_ONLY_METHOD_NAMES) {
         const params = method.startsWith('pane.graphics.') ? { pane_id: pane, format: 'png', image_width: 1, image_height: 1 } : method === 'client.window_title.set' ? { title: 't' } : { source: 's' };
