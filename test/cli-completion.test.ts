@@ -39,11 +39,11 @@ describe('herdr completion', () => {
   it('completes groups, commands and flags', async () => {
     assert.deepEqual((await complete('wo')).sort(), ['workspace', 'worktree']);
     assert.deepEqual((await complete('pane', 're')).sort(), ['read', 'release-agent', 'rename', 'report-agent', 'report-agent-session', 'report-metadata']);
-    assert.deepEqual((await complete('pane', 'read', '--')).sort(), ['--ansi', '--format', '--host', '--lines', '--raw', '--socket', '--source', '--ssh-command']);
+    assert.deepEqual((await complete('pane', 'read', '--')).sort(), ['--ansi', '--format', '--host', '--json', '--lines', '--raw', '--socket', '--source', '--ssh-command']);
     assert.deepEqual((await complete('t')).sort(), ['tab']);
     assert.deepEqual((await complete('tab', '')).sort(), ['close', 'create', 'focus', 'get', 'list', 'rename']);
     assert.deepEqual((await complete('pane', 'split', '--')).sort(), [
-      '--current', '--cwd', '--direction', '--env', '--focus', '--host', '--label', '--no-focus', '--pane', '--ratio', '--socket', '--ssh-command',
+      '--current', '--cwd', '--direction', '--env', '--focus', '--host', '--json', '--label', '--no-focus', '--pane', '--ratio', '--socket', '--ssh-command',
     ]);
   });
 
