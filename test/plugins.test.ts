@@ -124,6 +124,17 @@ describe('herdr plugins', () => {
   it('runs an action as argv in its directory, with herdr\'s plugin environment, and logs the run', async () => {
     const { workspace } = await client.workspace.create({ cwd: server.dir, label: 'notes-ws' });
     assert.equal(workspace.workspace_id, 'w1');
+    // Its [[events]] hook on workspace.created ran, given the event as herdr's envelope.
+    const hook = await eventually(async () => (await client.call('plugin.log.list', {})).logs.find((l) => l.event === 'workspace.created' && l.status !== 'running'), 'the workspace.created hook');
+    assert.equal(hook.status, 'succeeded', hook.stderr);
+    assert.deepEqual(hook.command, ['sh', 'write-note.sh', 'event']);
+    const heard = note(join(stateDir, 'plugins', 'state', 'test.notes'), 'event');
+    assert.equal(heard.event, 'workspace.created');
+    assert.equal(heard.workspace, 'w1');
+    const envelope = JSON.parse(heard.event_json ?? '');
+    assert.equal(envelope.event, 'workspace_created');
+    assert.equal(envelope.data.type, 'workspace_created');
+    assert.equal(envelope.data.workspace.workspace_id, 'w1', 'in herdr\'s current ids');
     const { actions } = await client.call('plugin.action.list', { plugin_id: 'test.notes' });
     assert.deepEqual(actions.map((a) => a.action_id), ['fail', 'list-workspaces', 'windows-only', 'write-note']);
     assert.deepEqual(actions[3], {

@@ -93,6 +93,7 @@ export class HerdrServer implements ConnectionHandler {
     registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });
     this.plugins = registerPluginHandlers(this.router, {
       registry: core.registry,
+      events: core.events,
       panes: core.panes,
       tabs: core.tabs,
       socketPath: options.socketPath,

@@ -11,20 +11,24 @@ import type { SplitDirection } from '../../protocol/enums.js';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { InstalledPlugin, ManifestPane, PluginAction, PluginCommandLog, PluginContext, PluginPanePlacement } from '../../protocol/plugins.js';
 import { agentStatus, lookedAt } from '../agents/agent-status.js';
-import type { EventBatch } from '../event-hub.js';
+import { herdrEnvelope } from '../../protocol/event-wait.js';
+import type { EventBatch, EventHub, LoggedEvent } from '../event-hub.js';
 import { withFocusEvents } from '../focus-events.js';
 import { paneStableId, tabStableId, workspaceStableId } from '../ids.js';
 import type { PaneOperations } from '../operations/panes.js';
 import type { TabOperations } from '../operations/tabs.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from '../registry.js';
 import { HERDR_BIN_PATH } from '../spawn-spec.js';
+import { wireJson } from '../wire-json.js';
 import { tabInfo, workspaceInfo } from '../wire-views.js';
-import { loadManifest, normalLocalId, normalPluginId, runsHere, hostPlatform } from './manifest.js';
+import { HOOK_EVENT_NAMES, hostPlatform, loadManifest, normalLocalId, normalPluginId, runsHere } from './manifest.js';
 import { PluginCommands } from './plugin-commands.js';
 import { type PluginPlaces, PluginStore, isAvailable } from './plugin-store.js';
 
 export interface PluginHostParts {
   registry: Registry;
+  /** Where `[[events]]` hooks hear the server's events. */
+  events: EventHub;
   panes: PaneOperations;
   tabs: TabOperations;
   /** The server's sockets: a plugin speaks herdr's current protocol, so it is given the current one when there is one. */
@@ -66,9 +70,12 @@ export class PluginHost {
   /** The panes plugins opened, by pane uid (kept across moves, dropped when the pane or the plugin goes). */
   private readonly pluginPanes = new Map<number, PluginPaneRecord>();
   private invocations = 0;
+  /** The hook event names some plugin declared when the list was last read: other events cost nothing. */
+  private hooked = new Set<string>();
 
   constructor(private readonly parts: PluginHostParts) {
-    this.store = new PluginStore(parts.places);
+    this.store = new PluginStore(parts.places, (plugins) => this.noteHooks(plugins));
+    parts.events.listen((event) => this.heard(event));
   }
 
   // ── the list ──
@@ -150,6 +157,48 @@ export class PluginHost {
         }
       }
     }
+  }
+
+  /** `[[events]]` hooks: an event herdr hooks on (by its dotted name) runs the commands of every enabled plugin that declared it. */
+  private heard(event: LoggedEvent): void {
+    const name = hookName(event.line.event);
+    if (name === undefined || !this.hooked.has(name)) return;
+    void this.runHooks(name, event).catch(() => undefined);
+  }
+
+  private async runHooks(name: string, event: LoggedEvent): Promise<void> {
+    // Read again, as at every request: a hook edited or a plugin disabled a moment ago counts.
+    const plugins = await this.store.list();
+    const { seq: _seq, ...envelope } = herdrEnvelope(event.line);
+    const eventJson = wireJson(envelope, 'current');
+    const context = { ...this.eventContext(event), correlation_id: name };
+    for (const plugin of plugins) {
+      if (!plugin.enabled || !isAvailable(plugin)) continue;
+      for (const hook of plugin.events ?? []) {
+        if (hook.on !== name || !runsHere(hook, plugin)) continue;
+        try {
+          await this.store.ensureDirs(plugin.plugin_id);
+          this.commands.start({ plugin, command: hook.command, event: name, eventJson, context, env: this.pluginEnv(plugin) });
+        } catch {
+          // Over the limit (logged) or no directories: the event goes on without this hook.
+        }
+      }
+    }
+  }
+
+  private noteHooks(plugins: readonly InstalledPlugin[]): void {
+    this.hooked = new Set(plugins.filter((p) => p.enabled).flatMap((p) => (p.events ?? []).map((hook) => hook.on)));
+  }
+
+  /** The context of the workspace (and pane) the event is about, else the active one. */
+  private eventContext(event: LoggedEvent): PluginContext {
+    const { registry } = this.parts;
+    const pane = event.meta.paneUid === undefined ? undefined : registry.paneByUid(event.meta.paneUid);
+    if (pane) return this.contextOf(pane.workspace, pane);
+    const workspace = registry.workspaces.find((w) => workspaceStableId(w.uid) === event.meta.workspaceStableId);
+    if (workspace) return this.contextOf(workspace, undefined);
+    const base = definedFields({ workspace_id: event.meta.workspaceStableId, focused_pane_id: event.meta.paneStableId });
+    return { ...this.contextOf(undefined, undefined), ...base };
   }
 
   // ── panes ──
@@ -290,6 +339,16 @@ export class PluginHost {
       ...base,
     });
   }
+}
+
+/**
+ * herdr's dotted name of an event line (`workspace_created` → `workspace.created`,
+ * `pane.agent_status_changed` as it is), when herdr lets a hook run on it.
+ */
+function hookName(event: string): string | undefined {
+  const snake = event.replace('.', '_');
+  const dotted = snake.replace('_', '.');
+  return HOOK_EVENT_NAMES.includes(dotted) ? dotted : undefined;
 }
 
 /** herdr's id rule for a plugin id a request names. */

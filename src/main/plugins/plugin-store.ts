@@ -53,7 +53,11 @@ export class PluginStore {
   /** Changes one at a time, so two requests never write over each other's. */
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly places: PluginPlaces) {}
+  constructor(
+    readonly places: PluginPlaces,
+    /** Told the list each time it was read or changed. */
+    private readonly seen: (plugins: readonly InstalledPlugin[]) => void = () => undefined,
+  ) {}
 
   configDir(pluginId: string): string {
     return join(this.places.dataRoot, 'config', pathComponent(pluginId));
@@ -74,7 +78,9 @@ export class PluginStore {
 
   /** Every linked plugin, sorted by id, each with its manifest as it is on disk now. */
   async list(): Promise<InstalledPlugin[]> {
-    return refreshed(await this.read('plugin_registry_load_failed'));
+    const plugins = await refreshed(await this.read('plugin_registry_load_failed'));
+    this.seen(plugins);
+    return plugins;
   }
 
   /** Applies `change` to the stored list and saves it; answers what `change` returned and the list after. */
@@ -84,7 +90,9 @@ export class PluginStore {
       const result = change(byId);
       const plugins = [...byId.values()].sort((a, b) => (a.plugin_id < b.plugin_id ? -1 : a.plugin_id > b.plugin_id ? 1 : 0));
       await this.write(plugins);
-      return { result, plugins: await refreshed(plugins) };
+      const fresh = await refreshed(plugins);
+      this.seen(fresh);
+      return { result, plugins: fresh };
     });
     this.chain = next.catch(() => undefined);
     return next;
