@@ -17,27 +17,56 @@ export function rowCells(row: FleetRow, now: number, home: string, hosts: boolea
   return hosts ? [row.host ?? 'local', ...cells(row, now, home, true)] : cells(row, now, home);
 }
 
-const STATE_COLOUR: Record<AgentState, string> = { blocked: '\x1b[1;31m', working: '\x1b[33m', idle: '\x1b[32m', unknown: '\x1b[2m' };
+/** The STATE column: an agent's state, or for a pane without an agent whether it prints. */
+type ShownState = AgentState | 'active' | 'quiet';
+const STATE_COLOUR: Record<ShownState, string> = {
+  blocked: '\x1b[1;31m',
+  working: '\x1b[33m',
+  idle: '\x1b[32m',
+  unknown: '\x1b[2m',
+  active: '\x1b[36m',
+  quiet: '\x1b[2m',
+};
 const RESET = '\x1b[0m';
 
-/** A row's pane id as commands take it back: qualified by its host when hosts are mixed (`buildbox/1-2`). */
+/**
+ * A row's pane id as a person reads it and commands take it back: the stable id, which does
+ * not move when another pane closes, qualified by its host when hosts are mixed (`buildbox/w1:p2`).
+ */
 export function shownId(row: FleetRow, qualify: boolean): string {
-  return qualify && row.host ? `${row.host}/${row.paneId}` : row.paneId;
+  return qualify && row.host ? `${row.host}/${row.stableId}` : row.stableId;
+}
+
+/** A row's workspace as a person reads it: its stable id (`w2`, the start of the pane's), with its label. */
+function shownWorkspace(row: FleetRow): string {
+  const id = row.stableId.slice(0, row.stableId.indexOf(':'));
+  return row.workspaceLabel === '' ? id : `${id} ${row.workspaceLabel}`;
 }
 
 /** One row's cells, in COLUMNS order. */
 export function cells(row: FleetRow, now: number, home: string, qualify = false): string[] {
   return [
     shownId(row, qualify),
-    row.workspaceLabel === '' ? row.workspaceId : `${row.workspaceId} ${row.workspaceLabel}`,
+    shownWorkspace(row),
     row.agent ?? '-',
-    row.state,
-    age(now - row.since),
+    ...stateAndAge(row, now),
     row.queued === 0 ? '-' : String(row.queued),
     row.lastExitCode === undefined ? '-' : String(row.lastExitCode),
     tilde(row.cwd, home),
     messageOf(row).replace(/\s+/g, ' '),
   ];
+}
+
+/**
+ * The STATE and FOR cells: an agent's state and how long it has held; a pane without an
+ * agent (a shell, a program no detector knows) has no state to show, so whether it prints:
+ * `active` and for how long, or `quiet` and how long since it last printed.
+ */
+function stateAndAge(row: FleetRow, now: number): [string, string] {
+  if (row.agent !== undefined) return [row.state, age(now - row.since)];
+  const { active, activeSince, lastAt } = row.output;
+  if (active) return ['active', age(now - (activeSince ?? now))];
+  return ['quiet', lastAt === undefined ? '-' : age(now - lastAt)];
 }
 
 /** A menu's options on one line: `1 Yes · 2 No`. */
@@ -66,7 +95,7 @@ export function line(row: readonly string[], columnWidths: number[], stateColumn
   return row
     .map((cell, i) => {
       const text = fit(cell, columnWidths[i] ?? 0);
-      const state = cell as AgentState;
+      const state = cell as ShownState;
       return i === stateColumn && STATE_COLOUR[state] ? `${STATE_COLOUR[state]}${text}${RESET}` : text;
     })
     .join('  ')
