@@ -2,7 +2,7 @@
 /**
  * postinstall: builds the native modules from source wherever npm put them
  * (this package's own node_modules, a parent project's, or a global prefix):
- * node-pty with the two changes below, re2, and our own malloc-tuning addon.
+ * node-pty with the two changes below, re2, and our own small addons.
  * Plain JavaScript: it runs before the TypeScript is built. No shell is
  * involved, and nothing is downloaded: re2's own install script (blocked in
  * package.json's allowScripts) would first try a prebuilt binary from GitHub.
@@ -181,10 +181,12 @@ if (!existsSync(join(re2, 'build', 'Release', 're2.node'))) {
 // Our own small addons. Optional: the server runs without them.
 // native/malloc-tuning: the server fixes glibc's mmap threshold.
 // native/tty-modes: whether a pane's program reads keys yet (its terminal out of canonical mode).
+// native/peer-cred: which process is at the other end of a connection (pane.current).
 if (process.platform === 'linux') {
   const addons = [
     ['malloc-tuning', 'the server runs without it (more memory per pane after a while)'],
     ['tty-modes', 'agents are taken as ready by their screens alone (a prompt typed while one starts may be left in its input)'],
+    ['peer-cred', 'pane.current knows the caller\'s pane only from caller_pane_id'],
   ];
   for (const [name, without] of addons) {
     const directory = join(dirname(fileURLToPath(import.meta.url)), '..', 'native', name);

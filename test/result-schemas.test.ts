@@ -67,6 +67,10 @@ describe('result and event schemas', () => {
       await check('pane.send_keys', client.pane.sendKeys({ pane_id: `${ws}-1`, keys: ['Enter'] }));
       await check('pane.wait_for_output', client.pane.waitForOutput({ pane_id: `${ws}-1`, source: 'recent', match: { type: 'substring', value: 'schema-' }, timeout_ms: 10_000 }));
       await check('pane.read', client.pane.read({ pane_id: `${ws}-1`, source: 'recent', lines: 5 }));
+      await check('pane.current', client.pane.current({ caller_pane_id: `${ws}-1` }));
+      await check('pane.current', client.pane.current({}));
+      await check('pane.input.set', client.call('pane.input.set', { pane_id: `${ws}-1`, right_click: 'pane' }));
+      await check('pane.selection.read', client.call('pane.selection.read', { pane_id: `${ws}-1`, start: { row: -2, col: 0 }, end: { row: 1, col: 4 } }));
       const pane = `${ws}-1`;
       await check('pane.report_agent', client.pane.reportAgent({
         pane_id: pane, source: 'schemas', agent: 'mybot', state: 'blocked', message: 'why?', seq: 1_800_000_000_000_000_000n, agent_session_id: 's-1',

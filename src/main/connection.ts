@@ -12,6 +12,7 @@
  */
 import type { Socket } from 'node:net';
 import type { Dialect } from '../protocol/dialect.js';
+import { peerPid } from '../os/peer-process.js';
 import { wireJson } from './wire-json.js';
 
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -95,6 +96,16 @@ export class Connection {
     this.socket.write(`${wireJson(message, this.dialect)}\n`);
     if (this.socket.writableLength > MAX_UNSENT_BYTES) this.destroy();
     else if (this.socket.writableLength > PAUSE_READING_ABOVE) this.socket.pause();
+  }
+
+  /**
+   * The pid of the client's process, as the kernel recorded it when it connected (SO_PEERCRED,
+   * os/peer-process.ts); undefined without our addon or once the socket is closed. The process
+   * may have exited since.
+   */
+  peerPid(): number | undefined {
+    const handle = (this.socket as unknown as { _handle?: { fd?: unknown } })._handle;
+    return typeof handle?.fd === 'number' && handle.fd >= 0 ? peerPid(handle.fd) : undefined;
   }
 
   /** Bytes written but not yet taken by the client. */

@@ -10,7 +10,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import type { WorkspaceWorktree } from '../protocol/objects.js';
 import { type Occupant, noOccupant } from './agents/occupant.js';
 import { type PaneKey, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
-import type { AgentStatus, SplitDirection } from '../protocol/enums.js';
+import type { AgentStatus, RightClickTarget, SplitDirection } from '../protocol/enums.js';
 import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
 
 export interface PaneFacts {
@@ -65,6 +65,8 @@ export interface PaneRecord extends PaneFacts {
   restored: boolean;
   /** What clients reported for display (metadata.ts); absent when nothing. */
   reported?: ReportedPaneMetadata | undefined;
+  /** Where a person's right click goes (`pane.input.set`); absent: the viewer's own (herdr's default). Not kept across a restart, as herdr. */
+  rightClick?: RightClickTarget | undefined;
 }
 
 /**

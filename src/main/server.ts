@@ -23,6 +23,7 @@ import type { PluginHost } from './plugins/plugin-host.js';
 import { registerServerHandlers } from './handlers/server.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerScreenOnlyHandlers } from './handlers/screen-only.js';
+import { registerPaneExtraHandlers } from './handlers/pane-extras.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerApprovalHandlers } from './handlers/approvals.js';
 import { registerRuleHandlers } from './handlers/rules.js';
@@ -102,6 +103,7 @@ export class HerdrServer implements ConnectionHandler {
     });
     registerSessionSnapshotHandler(this.router, core);
     registerScreenOnlyHandlers(this.router);
+    registerPaneExtraHandlers(this.router, core);
     if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
     const unhandled = this.router.unhandled();
     if (unhandled.length > 0) throw new Error(`methods without a handler: ${unhandled.join(', ')}`);

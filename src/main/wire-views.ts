@@ -42,6 +42,7 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     terminal_id: ids.stable_id,
     terminal_title: pane.title || undefined,
     agent_instance_id: pane.occupant.instanceId,
+    right_click: pane.rightClick ?? 'herdr',
     cols: pane.cols,
     rows: pane.rows,
     pid: pane.pid,

@@ -35,6 +35,10 @@ export type PaneDirection = (typeof PANE_DIRECTIONS)[number];
 export const READ_SOURCES = ['visible', 'recent', 'recent_unwrapped', 'detection'] as const;
 export type ReadSource = (typeof READ_SOURCES)[number];
 
+/** Where a person's right click in a pane goes (herdr's PaneRightClickTarget, `pane.input.set`): the viewer's own (default) or the program's. */
+export const RIGHT_CLICK_TARGETS = ['herdr', 'pane'] as const;
+export type RightClickTarget = (typeof RIGHT_CLICK_TARGETS)[number];
+
 /** Where a pane's agent state came from (docs/protocol.md §10): the agent's hook, the program's own status sequence, or the screen rules. */
 export const AGENT_SOURCES = ['hook', 'status', 'screen'] as const;
 export type AgentSource = (typeof AGENT_SOURCES)[number];

@@ -4,7 +4,7 @@
  * same definitions the code's types come from.
  */
 import { z } from 'zod';
-import { AGENT_SOURCES, AGENT_STATES, AGENT_STATUSES, READ_SOURCES } from './enums.js';
+import { AGENT_SOURCES, AGENT_STATES, AGENT_STATUSES, READ_SOURCES, RIGHT_CLICK_TARGETS } from './enums.js';
 
 export * from './enums.js';
 
@@ -93,6 +93,7 @@ export const paneInfoSchema = z.object({
   terminal_id: z.string().optional().describe("EXT (herdr current), always sent here: the terminal's identity; here its stable id"),
   terminal_title: z.string().optional().describe('EXT (herdr current): the window title the program set (OSC 0/2)'),
   agent_instance_id: z.string().optional().describe('EXT: the agent occupant\'s id in the agent API (§13.1)'),
+  right_click: z.enum(RIGHT_CLICK_TARGETS).optional().describe('EXT, always sent here: where a person\'s right click in the pane goes (pane.input.set, §5.6): `herdr` the viewer\'s (default), `pane` the program\'s'),
   cols: z.number().int().min(1),
   rows: z.number().int().min(1),
   pid: z.number().int(),

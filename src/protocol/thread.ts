@@ -94,6 +94,27 @@ export interface ReadParams extends ReadWindow {
   paneUid: number;
 }
 
+/** A cell of a pane's text: row 0 the screen's top, negative rows the history above it. */
+export interface TextCell {
+  row: number;
+  col: number;
+}
+
+export interface SelectionParams {
+  paneUid: number;
+  start: TextCell;
+  end: TextCell;
+  /** The same columns of every row, rather than a terminal's drag from start to end. */
+  block: boolean;
+}
+
+export interface SelectionResult {
+  text: string;
+  start: TextCell;
+  end: TextCell;
+  revision: number;
+}
+
 /** A matcher flipped: to "match" (with the top-most matching line and its read), or back. */
 export type MatchChange = { matched: true; matchedLine: string; read: ReadResult } | { matched: false };
 
@@ -200,6 +221,8 @@ export interface ClearAuthority {
 export interface ShardRequests {
   spawn: { params: SpawnParams; result: PaneStarted };
   read: { params: ReadParams; result: ReadResult };
+  /** The text between two cells (`pane.selection.read`), the corners as clamped. */
+  selection: { params: SelectionParams; result: SelectionResult };
   input: { params: InputParams; result: null };
   /** Types a prompt into the pane's agent, presses Enter as that CLI needs, and answers once it took it or did not. */
   submit: { params: SubmitParams; result: SubmitResult };

@@ -26,6 +26,10 @@
  *   (screen-redraw.ts): the scroll margins, cursor visibility and the
  *   mouse's report encoding (`_core.buffer`, `_core.coreService`,
  *   `_core.coreMouseService`). Without them the redraw lacks just those.
+ * - The width of a character by the active Unicode version
+ *   (`_core.unicodeService.wcwidth`), to find cell columns in a history row,
+ *   which is kept as text (selection-reader.ts). Without it every character
+ *   counts one column.
  */
 import unicode11 from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
@@ -211,4 +215,16 @@ export function cursorHidden(term: Emulator): boolean {
 export function mouseEncoding(term: Emulator): string | undefined {
   const encoding = coreOf(term)?.coreMouseService?.activeEncoding;
   return typeof encoding === 'string' ? encoding : undefined;
+}
+
+interface UnicodeServiceView {
+  _core?: { unicodeService?: { wcwidth?: unknown } };
+}
+
+/** The columns a code point takes by the terminal's active Unicode version (0 for a combining mark); 1 each when that is not where we expect. */
+export function cellWidthOf(term: Emulator): (codePoint: number) => number {
+  const service = (term as unknown as UnicodeServiceView)._core?.unicodeService;
+  const wcwidth = service?.wcwidth;
+  if (typeof wcwidth !== 'function') return () => 1;
+  return (codePoint) => (wcwidth as (this: unknown, codePoint: number) => number).call(service, codePoint);
 }

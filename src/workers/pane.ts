@@ -7,13 +7,14 @@ import * as pty from 'node-pty';
 import type { IBufferCell } from '@xterm/headless';
 import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
-import type { BlockRef, InputParams, MenuOnScreen, PaneNotification, PaneScreen, PaneTerminalState, ReadParams, ReadResult, SpawnParams } from '../protocol/thread.js';
+import type { BlockRef, InputParams, MenuOnScreen, PaneNotification, PaneScreen, PaneTerminalState, ReadParams, ReadResult, SelectionParams, SelectionResult, SpawnParams } from '../protocol/thread.js';
 import { lineMode } from '../os/tty-modes.js';
 import { KILL_GRACE_MS, PANE_MARK_ENV, endMarkedProcesses, hangUpPanes, killPanes } from '../os/pane-processes.js';
 import type { Emulator } from './emulator.js';
 import { History } from './history.js';
 import { KittyKeyboard } from './kitty-keyboard.js';
 import { readRecent, readVisible, visibleWithLooks } from './screen-reader.js';
+import { readSelection } from './selection-reader.js';
 import { menuOnScreen } from './menu-answer.js';
 import { OutputCoalescer } from './output-coalescer.js';
 import type { OutputParser } from './output-parser.js';
@@ -168,6 +169,11 @@ export class Pane {
         return { text, revision: this.revision, truncated };
       }
     }
+  }
+
+  /** The text between two cells as parsed so far (a client's selection calls `catchUp` first). */
+  selection(params: SelectionParams): SelectionResult {
+    return { ...readSelection(this.term, this.history, params.start, params.end, params.block), revision: this.revision };
   }
 
   /** The screen as plain text, everything read so far included (a menu is looked for in it). */

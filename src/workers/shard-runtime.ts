@@ -277,6 +277,11 @@ export class ShardRuntime {
       pane.catchUp();
       return pane.read(params);
     },
+    selection: (params) => {
+      const pane = this.paneOf(params.paneUid);
+      pane.catchUp();
+      return pane.selection(params);
+    },
     input: (params) => {
       this.paneOf(params.paneUid).input(params);
       return null;

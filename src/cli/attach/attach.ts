@@ -2,7 +2,8 @@
  * `herdr pane attach`: a person at the pane. The pane's snapshot is drawn,
  * then its output shown as it comes (`pane.stream`), and every keystroke is
  * typed into it exactly as the terminal sent it (`pane.send_text` on one
- * kept-alive connection, so keys arrive in order), until the detach key.
+ * kept-alive connection, so keys arrive in order), until the detach key; a
+ * right click reaches the program only when the pane's `right_click` is `pane`.
  * The pane is named by its stable id once attached: compact ids renumber
  * when other panes close, and keys must not land in another pane.
  */
@@ -10,6 +11,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { HerdrConnection } from '../../client/client.js';
 import { PaneOutputStream } from '../../client/pane-output-stream.js';
 import type { Dialer } from '../../client/transport.js';
+import { hasRightButtonReport, withoutRightButtonReports } from '../../protocol/mouse-reports.js';
 import { AttachedScreen } from './attached-screen.js';
 
 /** Ctrl-\, as tmux's and docker's detach keys are control keys a program rarely wants. */
@@ -72,13 +74,24 @@ export async function attach(options: AttachOptions): Promise<AttachEnd> {
     const lost = (error: unknown) =>
       finish({ reason: 'lost', paneId: shownId, message: error instanceof Error ? error.message : String(error) });
 
+    // Input goes out in order; a right click waits for the pane's setting, and what follows waits behind it.
+    let typing = Promise.resolve();
+    const forward = (text: string) => {
+      typing = typing
+        .then(async () => {
+          const keep = !hasRightButtonReport(text) || (await rightClicksToPane(connection, paneId));
+          const out = keep ? text : withoutRightButtonReports(text);
+          if (out !== '') connection.call('pane.send_text', { pane_id: paneId, text: out }).catch(lost);
+        })
+        .catch(lost);
+    };
     const typed = (chunk: Buffer) => {
       const at = chunk.indexOf(options.detachBytes, 0, 'latin1');
       const keys = at === -1 ? chunk : chunk.subarray(0, at);
       if (!options.readOnly && keys.length > 0) {
         // A character split between two reads is held until its last byte comes.
         const text = decoder.write(keys);
-        if (text !== '') connection.call('pane.send_text', { pane_id: paneId, text }).catch(lost);
+        if (text !== '') forward(text);
       }
       if (at !== -1) finish({ reason: 'detached', paneId: shownId, ...size });
     };
@@ -113,6 +126,16 @@ export async function attach(options: AttachOptions): Promise<AttachEnd> {
       lost(new Error('the server closed the stream'));
     })().catch(lost);
   });
+}
+
+/**
+ * Whether a person's right click goes to the pane's program: its `right_click` is `pane`
+ * (`pane.input.set`, docs/protocol.md §5.6). Asked at each right click, so a change applies at
+ * once; a server older than the setting (no field) gets every click, as attach always sent.
+ */
+async function rightClicksToPane(connection: HerdrConnection, paneId: string): Promise<boolean> {
+  const { pane } = await connection.call('pane.get', { pane_id: paneId });
+  return (pane.right_click ?? 'pane') === 'pane';
 }
 
 /** The line left on the terminal when the attach ends. */

@@ -6,9 +6,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SPLIT_DIRECTIONS, type SplitDirection } from '../../protocol/enums.js';
-import { given, printJson, send, shown } from '../output.js';
+import { given, send, shown } from '../output.js';
 import { paneFields, splitSentence } from '../human/panes.js';
-import { personReadsStdout } from '../reader.js';
 import { type FocusFlags, focusOf, focusOptions } from './focus-flags.js';
 import { envAssignment, fraction, oneOf } from './parse.js';
 import { type PaneTargetFlags, callerPane, focusedPane, namedPane, paneTargetOptions } from './pane-target.js';
@@ -57,15 +56,13 @@ export function addPaneSplitCommands(pane: Command): void {
       );
     });
 
-  paneTargetOptions(pane.command('current').description('show the pane this runs in ($HERDR_PANE_ID), else the focused pane'))
+  paneTargetOptions(pane.command('current').description('show the pane this runs in: $HERDR_PANE_ID, else the pane this process runs in, else the focused pane'))
+    .option('--caller-only', 'fail when this process runs in no pane, rather than show the focused pane')
     .option('--socket <path>', 'socket path')
-    .action(async (flags: PaneTargetFlags) => {
-      // --current and no flag both mean the caller's pane.
+    .action(async (flags: PaneTargetFlags & { callerOnly?: boolean }) => {
+      // --current and no flag both mean the caller's pane: herdr's CLI sends $HERDR_PANE_ID; without it
+      // the server finds the pane this process runs in (pane.current, docs/protocol.md §5.6).
       const id = flags.pane ?? callerPane();
-      if (id !== undefined) return send('cli:pane:current', 'pane.get', { pane_id: id }, flags, shown(paneFields));
-      // No pane.current method here: the focused pane's pane_info, from pane.list, in pane.get's envelope.
-      const pane = await focusedPane('cli:pane:current', flags);
-      if (personReadsStdout()) process.stdout.write(paneFields({ pane }));
-      else printJson({ id: 'cli:pane:current', result: { type: 'pane_info', pane } });
+      await send('cli:pane:current', 'pane.current', { ...given('caller_pane_id', id), ...given('caller_only', flags.callerOnly) }, flags, shown(paneFields));
     });
 }

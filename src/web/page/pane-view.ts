@@ -10,6 +10,7 @@
  */
 import { FitAddon } from '@xterm/addon-fit';
 import type { MenuOption } from '../../protocol/menu.js';
+import { hasRightButtonReport, withoutRightButtonReports } from '../../protocol/mouse-reports.js';
 import { LOCAL_HOST, type TileRow } from '../wire.js';
 import { byId, isShell, shortPath, statusText, tileName, tileTitle } from './format.js';
 import type { Link } from './link.js';
@@ -32,6 +33,8 @@ export class PaneView {
   private readonly holder = byId('pane-terminal');
   private screen: StreamedTerminal | undefined;
   private row: TileRow | undefined;
+  /** Input sent so far, in order (send). */
+  private typing = Promise.resolve();
 
   constructor(
     private readonly link: Link,
@@ -108,10 +111,25 @@ export class PaneView {
     this.menu.show(this.row?.status === 'blocked' && !this.readOnly, () => this.screenLines());
   }
 
-  /** What xterm.js made of a key or a paste, to the pane as typed. */
+  /**
+   * What xterm.js made of a key or a paste, to the pane as typed, in order. A right click
+   * reaches the program only when the pane's `right_click` is `pane` (pane.input.set), asked at
+   * the click; what is typed after it waits for that answer.
+   */
   private send(text: string): void {
     const row = this.row;
-    if (row) this.link.call('pane.send_text', { pane_id: row.pane, text }, row.host).catch((error: Error) => this.actions.say(error.message));
+    if (!row) return;
+    const say = (error: Error) => this.actions.say(error.message);
+    this.typing = this.typing
+      .then(async () => {
+        let out = text;
+        if (hasRightButtonReport(text)) {
+          const { pane } = await this.link.call('pane.get', { pane_id: row.pane }, row.host);
+          if ((pane.right_click ?? 'pane') !== 'pane') out = withoutRightButtonReports(text);
+        }
+        if (out !== '') this.link.call('pane.send_text', { pane_id: row.pane, text: out }, row.host).catch(say);
+      })
+      .catch(say);
   }
 
   /** Resizes the pane to what fits this window (the program sees SIGWINCH, as in any terminal). */

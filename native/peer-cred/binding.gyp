@@ -1,0 +1,8 @@
+{
+  "targets": [
+    {
+      "target_name": "peer_cred",
+      "sources": ["peer-cred.c"]
+    }
+  ]
+}
