@@ -179,7 +179,7 @@ describe('events.subscribe', () => {
     withServer(async (server) => {
       await newWorkspace(server);
       const cases: Array<[object[], string]> = [
-        [[{ type: 'no.such.kind' }], 'invalid_request'],
+        [[{ type: 'pane.created' }, { nope: 'no type' }], 'invalid_request'],
         [[{ type: 'pane.output_matched', pane_id: '1-1', source: 'recent' }], 'invalid_request'],
         [[{ type: 'pane.output_matched', pane_id: '9-9', source: 'recent', match: substring('x') }], 'pane_not_found'],
         [[{ type: 'pane.agent_state_changed', pane_id: '9-9' }], 'pane_not_found'],

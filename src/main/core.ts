@@ -17,6 +17,7 @@ import { PaneSpawner } from './operations/pane-spawner.js';
 import { WorkspaceOperations } from './operations/workspaces.js';
 import { OutputMatchers } from './output-matchers.js';
 import { ReportedMetadata } from './metadata.js';
+import { hubSink, paneUpdated, workspaceMetadataUpdated } from './change-events.js';
 import { PaneRemoval } from './pane-removal.js';
 import { PaneShards } from './pane-shards.js';
 import { PaneStreams } from './pane-streams.js';
@@ -54,7 +55,11 @@ export class ServerCore {
   readonly open = new OpenCounts();
   readonly streams = new PaneStreams(this.registry);
   /** What clients reported for display (pane.report_metadata, workspace.report_metadata). */
-  readonly metadata = new ReportedMetadata();
+  readonly metadata = new ReportedMetadata({
+    // A TTL ran out: no request to carry the event, so it goes out at once.
+    pane: (pane) => paneUpdated(this.registry, pane, hubSink(this.events)),
+    workspace: (workspace) => workspaceMetadataUpdated(this.registry, workspace, hubSink(this.events)),
+  });
   /** Reports about panes `layout.apply` started but has not added yet. */
   readonly held = new HeldReports();
   /** Which panes are printing (shells and programs without an agent state show it). */

@@ -4,8 +4,8 @@
  * and the batch that holds a request's events until its response has been
  * written (docs/protocol.md §9.3: events after the response that caused them).
  */
-import type { EventLine, LifecycleEventName, LifecycleEvents } from '../protocol/events.js';
-import { lifecycleData } from '../protocol/events.js';
+import type { EventLine, EventName, Events, LifecycleEventName, LifecycleEvents } from '../protocol/events.js';
+import { eventLine, lifecycleData } from '../protocol/events.js';
 import type { EventMeta } from './ids.js';
 
 export type { EventMeta };
@@ -37,6 +37,11 @@ export class EventHub {
     return event;
   }
 
+  /** Publishes one event of the catalogue, typed by its name (one no request caused: a timer, a shard's report). */
+  publishEvent<E extends EventName>(event: E, data: Events[E], meta: EventMeta = {}): LoggedEvent {
+    return this.publish(eventLine(event, data), meta);
+  }
+
   /** A seq for a line that is sent to one subscriber only and never retained (output matches, `initial`). */
   stamp(line: Omit<EventLine, 'seq'>): EventLine {
     return { ...line, seq: ++this.seq };
@@ -66,6 +71,11 @@ export class EventBatch {
 
   add<E extends LifecycleEventName>(event: E, data: LifecycleEvents[E], meta: EventMeta = {}): void {
     this.pending.push({ line: { event, data: lifecycleData(event, data) }, meta });
+  }
+
+  /** Any event of the catalogue the request caused, typed by its name (docs/protocol.md §9.2). */
+  addEvent<E extends EventName>(event: E, data: Events[E], meta: EventMeta = {}): void {
+    this.pending.push({ line: eventLine(event, data), meta });
   }
 
   /** A stream event (dotted name) the request caused, e.g. an agent's status after a read. */

@@ -152,6 +152,12 @@ function checkLimits(sources: Sources, report: MetadataReport, what: string): vo
   }
 }
 
+/** Who hears of a change no request made. */
+export interface ShownChanges {
+  pane(pane: PaneRecord): void;
+  workspace(workspace: WorkspaceRecord): void;
+}
+
 export class ReportedMetadata {
   private readonly panes = new Map<PaneRecord, Target>();
   private readonly workspaces = new Map<WorkspaceRecord, Target>();
@@ -159,12 +165,17 @@ export class ReportedMetadata {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
 
-  /** A monotonic clock (as the rest of main): a wall-clock step must not expire or keep a TTL. */
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    /** Told when a TTL ran out and what a pane or workspace shows changed (a report's change its caller sees in the answer). */
+    private readonly expired: ShownChanges = { pane: () => undefined, workspace: () => undefined },
+    /** A monotonic clock (as the rest of main): a wall-clock step must not expire or keep a TTL. */
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /**
-   * Applies a pane report; answers whether it was taken (false: an old seq, dropped).
-   * Throws `metadata_limit` (nothing changed) when the pane would hold too much.
+   * Applies a pane report; answers whether what the pane shows changed (false also when
+   * the report was dropped for an old seq). Throws `metadata_limit` (nothing changed)
+   * when the pane would hold too much.
    */
   reportPane(pane: PaneRecord, report: MetadataReport): boolean {
     const target = this.panes.get(pane) ?? { sources: new Map<string, SourceValues>(), nextExpiry: Infinity };
@@ -187,8 +198,7 @@ export class ReportedMetadata {
     this.setTokens(source, report, value);
     this.panes.set(pane, target);
     this.settle(target);
-    this.showPane(pane, target);
-    return true;
+    return this.showPane(pane, target);
   }
 
   /** The same for a workspace (tokens only). */
@@ -199,8 +209,7 @@ export class ReportedMetadata {
     this.setTokens(source, report, this.valueMaker(report.ttlMs));
     this.workspaces.set(workspace, target);
     this.settle(target);
-    this.showWorkspace(workspace, target);
-    return true;
+    return this.showWorkspace(workspace, target);
   }
 
   /** The pane went (pane-removal.ts): its reports go with it. */
@@ -261,7 +270,9 @@ export class ReportedMetadata {
     this.armTimer(target.nextExpiry);
   }
 
-  private showPane(pane: PaneRecord, { sources }: Target): void {
+  /** Writes the merged view onto the pane; whether it changed. */
+  private showPane(pane: PaneRecord, { sources }: Target): boolean {
+    const before = JSON.stringify(pane.reported);
     const title = newestOf(sources, (source) => source.title);
     const displayAgent = newestOf(sources, (source) => source.displayAgent);
     const tokens = newestOfEach(sources, (source) => source.tokens);
@@ -269,11 +280,14 @@ export class ReportedMetadata {
     const shown = tokens || title || displayAgent || stateLabels;
     pane.reported = shown ? { tokens, title, displayAgent, stateLabels } : undefined;
     if (!shown && ![...sources.values()].some((source) => source.seq !== undefined)) this.panes.delete(pane);
+    return JSON.stringify(pane.reported) !== before;
   }
 
-  private showWorkspace(workspace: WorkspaceRecord, { sources }: Target): void {
+  private showWorkspace(workspace: WorkspaceRecord, { sources }: Target): boolean {
+    const before = JSON.stringify(workspace.reportedTokens);
     workspace.reportedTokens = newestOfEach(sources, (source) => source.tokens);
     if (!workspace.reportedTokens && ![...sources.values()].some((source) => source.seq !== undefined)) this.workspaces.delete(workspace);
+    return JSON.stringify(workspace.reportedTokens) !== before;
   }
 
   private armTimer(at: number): void {
@@ -292,12 +306,12 @@ export class ReportedMetadata {
     let next = Infinity;
     // Only the targets with something due are looked into.
     for (const [pane, target] of this.panes) {
-      if (target.nextExpiry <= now && expire(target.sources, now)) this.showPane(pane, target);
+      if (target.nextExpiry <= now && expire(target.sources, now) && this.showPane(pane, target)) this.expired.pane(pane);
       if (target.nextExpiry <= now) target.nextExpiry = earliestExpiry(target.sources);
       next = Math.min(next, target.nextExpiry);
     }
     for (const [workspace, target] of this.workspaces) {
-      if (target.nextExpiry <= now && expire(target.sources, now)) this.showWorkspace(workspace, target);
+      if (target.nextExpiry <= now && expire(target.sources, now) && this.showWorkspace(workspace, target)) this.expired.workspace(workspace);
       if (target.nextExpiry <= now) target.nextExpiry = earliestExpiry(target.sources);
       next = Math.min(next, target.nextExpiry);
     }

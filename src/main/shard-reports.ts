@@ -9,6 +9,7 @@ import type { AgentPicture, MatchChange, PaneNotification, PaneUpdate } from '..
 import { agentStatus, publishStatus, stateLine } from './agents/agent-status.js';
 import { takeOccupant } from './agents/occupants.js';
 import { EventBatch, type EventHub } from './event-hub.js';
+import { hubSink, paneUpdated } from './change-events.js';
 import { paneMeta, paneRef } from './ids.js';
 import type { OutputMatchers } from './output-matchers.js';
 import type { PaneRemoval } from './pane-removal.js';
@@ -59,7 +60,11 @@ export class ShardReports implements ShardListener {
       if (update.cwd !== undefined) pane.cwd = update.cwd;
       if (update.cwdLabel !== undefined) pane.cwdLabel = update.cwdLabel;
       if (update.foregroundCwd !== undefined) pane.foregroundCwd = update.foregroundCwd ?? undefined;
-      if (update.title !== undefined) pane.title = update.title;
+      if (update.title !== undefined && update.title !== pane.title) {
+        pane.title = update.title;
+        // herdr's pane.updated: the title pane_info shows changed.
+        paneUpdated(this.to.registry, pane, hubSink(this.to.events));
+      }
     }
   }
 

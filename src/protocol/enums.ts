@@ -46,21 +46,3 @@ export type AgentSource = (typeof AGENT_SOURCES)[number];
 /** How a program asked for attention (docs/protocol.md §10.6). */
 export const NOTIFICATION_KINDS = ['bell', 'osc9', 'osc777', 'osc99'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-/** Subscription kinds of the lifecycle events (subscribed as `pane.created`, delivered as `pane_created`). */
-export const LIFECYCLE_KINDS = [
-  'workspace.created',
-  'workspace.closed',
-  'workspace.focused',
-  'pane.created',
-  'pane.closed',
-  'pane.focused',
-  'pane.exited',
-  'pane.agent_detected',
-  'tab.created',
-  'tab.closed',
-  'tab.focused',
-  'tab.renamed',
-  'layout.updated',
-] as const;
-export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];

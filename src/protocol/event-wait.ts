@@ -1,13 +1,14 @@
 /**
- * What `events.wait` waits for (docs/protocol.md §5): our event names (WAITABLE_EVENTS
- * in methods.ts, the names event lines carry) and herdr's current EventMatch kinds (its
+ * What `events.wait` waits for (docs/protocol.md §5): our event names (the waitable
+ * entries of event-catalogue.ts, the names event lines carry) and herdr's current EventMatch kinds (its
  * src/api/schema/events.rs), each mapped onto the event line this server emits for it.
  * Also the two answers: `event_matched` (ours, the 0.2.0 dialect) carries the line as
  * subscribers get it; `wait_matched` (herdr's, the current dialect) carries herdr's
  * envelope, `{event: kind, data: {type: kind, …}}`.
  */
 import { z } from 'zod';
-import { type EventLine, type EventName, STREAM_EVENT_DATA, eventLineSchema } from './events.js';
+import { EVENT_CATALOGUE } from './event-catalogue.js';
+import { type EventLine, type EventName, eventLineSchema } from './events.js';
 
 /**
  * herdr's EventMatch kinds, each with the event line this server emits for it, or null
@@ -15,20 +16,20 @@ import { type EventLine, type EventName, STREAM_EVENT_DATA, eventLineSchema } fr
  */
 export const HERDR_WAIT_KINDS = {
   workspace_created: 'workspace_created',
-  workspace_updated: null,
+  workspace_updated: 'workspace_updated',
   workspace_closed: 'workspace_closed',
-  workspace_renamed: null,
-  workspace_moved: null,
+  workspace_renamed: 'workspace_renamed',
+  workspace_moved: 'workspace_moved',
   workspace_focused: 'workspace_focused',
   tab_created: 'tab_created',
   tab_closed: 'tab_closed',
   tab_renamed: 'tab_renamed',
-  tab_moved: null,
+  tab_moved: 'tab_moved',
   tab_focused: 'tab_focused',
   pane_created: 'pane_created',
   pane_closed: 'pane_closed',
   pane_focused: 'pane_focused',
-  pane_moved: null,
+  pane_moved: 'pane_moved',
   pane_output_changed: null,
   pane_exited: 'pane_exited',
   pane_agent_detected: 'pane_agent_detected',
@@ -71,7 +72,7 @@ const seq = z.number().int().min(1).optional();
 /** The one line herdr names differently from us: `pane.agent_status_changed` as `pane_agent_status_changed`. */
 const herdrStatusLine = z.object({
   event: z.literal('pane_agent_status_changed'),
-  data: z.object({ type: z.literal('pane_agent_status_changed'), ...STREAM_EVENT_DATA['pane.agent_status_changed'].shape }),
+  data: z.object({ type: z.literal('pane_agent_status_changed'), ...EVENT_CATALOGUE['pane.agent_status_changed'].data.shape }),
   seq,
 });
 

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { DIALECTS } from './dialect.js';
-import { LIFECYCLE_KINDS, SPLIT_DIRECTIONS } from './enums.js';
+import { SPLIT_DIRECTIONS } from './enums.js';
+import { WAITABLE_EVENTS, subscriptionEntrySchema } from './event-catalogue.js';
 import { optional } from './optional.js';
 import { HERDR_WAIT_KINDS, type HerdrWaitKind, eventWaitResult, supportedWaitNames } from './event-wait.js';
 import { AGENT_STATES, AGENT_STATUSES, outputMatchSchema, paneInfoSchema, paneReadSchema, serverStatsSchema, tabInfoSchema, workspaceInfoSchema } from './objects.js';
@@ -26,63 +27,8 @@ import { WORKTREE_METHODS } from './methods/worktrees.js';
 import { type MethodEntry, empty, execText, hookSeq, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
 
 
-/** The two kinds of docs/protocol.md §10.5–10.6 take an optional pane; without it they watch every pane. */
-const anyPane = { pane_id: optional(paneId) };
-
-export const subscriptionSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.enum(LIFECYCLE_KINDS) }),
-  z.object({ type: z.literal('pane.output_matched'), ...readWindowFields, match: matchSchema }),
-  z.object({
-    type: z.literal('pane.agent_state_changed'),
-    pane_id: optional(paneId),
-    state: optional(z.enum(AGENT_STATES)),
-    initial: optional(z.boolean()),
-  }),
-  z.object({
-    type: z.literal('pane.agent_status_changed'),
-    pane_id: optional(paneId),
-    agent_status: optional(z.enum(AGENT_STATUSES)),
-    initial: optional(z.boolean()),
-  }),
-  z.object({ type: z.literal('pane.command_finished'), ...anyPane }),
-  z.object({ type: z.literal('pane.output_activity'), ...anyPane }),
-  z.object({ type: z.literal('pane.notification'), ...anyPane }),
-  z.object({ type: z.literal('pane.prompt_queued'), ...anyPane }),
-  z.object({ type: z.literal('pane.prompt_accepted'), ...anyPane }),
-  z.object({ type: z.literal('pane.turn_started'), ...anyPane }),
-  z.object({ type: z.literal('pane.turn_finished'), ...anyPane }),
-  z.object({ type: z.literal('rule.fired'), rule_id: optional(z.string().describe('only this rule\'s firings (its id)')) }),
-  z.object({ type: z.literal('server.restored') }),
-]);
-/** A subscription spec after validation (the server's view of a `SubscriptionSpec`). */
-export type CheckedSubscriptionSpec = z.output<typeof subscriptionSchema>;
-
-/** Event names `events.wait` can wait for: the lifecycle names and the agent state change. */
-export const WAITABLE_EVENTS = [
-  'workspace_created',
-  'workspace_closed',
-  'workspace_focused',
-  'pane_created',
-  'pane_closed',
-  'pane_focused',
-  'pane_exited',
-  'pane_agent_detected',
-  'layout_updated',
-  'pane.agent_state_changed',
-  'pane.agent_status_changed',
-  'pane.command_finished',
-  'pane.output_activity',
-  'pane.notification',
-  'pane.prompt_queued',
-  'pane.prompt_accepted',
-  'pane.turn_started',
-  'pane.turn_finished',
-  'rule.fired',
-  'tab_created',
-  'tab_closed',
-  'tab_focused',
-  'tab_renamed',
-] as const;
+/** Subscription entries and the names `events.wait` takes come from the event catalogue. */
+export { type CheckedSubscriptionSpec, type SubscriptionSpec, WAITABLE_EVENTS, subscriptionSchema } from './event-catalogue.js';
 
 /** Every name `match_event.event` accepts: ours, then herdr's kinds (those without an event here are refused by the handler). */
 type WaitName = (typeof WAITABLE_EVENTS)[number] | HerdrWaitKind;
@@ -231,10 +177,16 @@ export const METHODS = {
   },
   'events.subscribe': {
     params: z.object({
-      subscriptions: z.array(z.unknown()),
+      subscriptions: z.array(subscriptionEntrySchema),
       since: optional(z.number().int().min(0)),
     }),
-    result: z.object({ type: z.literal('subscription_started') }),
+    result: z.object({
+      type: z.literal('subscription_started'),
+      skipped: z
+        .array(z.object({ index: z.number().int().min(0), type: z.string() }))
+        .optional()
+        .describe('EXT: entries of kinds this server does not have, left out (§9.1); absent when none was'),
+    }),
     changesState: false,
   },
   'pane.stream': {
@@ -347,6 +299,3 @@ export function describeParamsError(error: z.ZodError): string {
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ');
 }
-
-/** A subscription as a client writes it (optional fields may be left out). */
-export type SubscriptionSpec = z.input<typeof subscriptionSchema>;

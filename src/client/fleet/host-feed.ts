@@ -7,15 +7,15 @@
  * (1 s, doubling to 30 s). Feeds do not wait on each other.
  */
 import type { TypedEventLine } from '../../protocol/events.js';
-import { LIFECYCLE_KINDS } from '../../protocol/enums.js';
 import type { SubscriptionSpec } from '../../protocol/methods.js';
 import { HerdrClient, HerdrError, type Subscription } from '../client.js';
 import type { Dialer } from '../transport.js';
 import { Fleet } from './fleet-model.js';
 
 export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [
-  // Layout moves are no part of the fleet's picture, and a server from before them would refuse the kind.
-  ...LIFECYCLE_KINDS.filter((type) => type !== 'layout.updated').map((type) => ({ type })),
+  // Lifecycle kinds every server of ours has had: one from before the event catalogue refuses
+  // a whole list over one kind it lacks. Layout moves are no part of the fleet's picture.
+  ...(['workspace.created', 'workspace.closed', 'workspace.focused', 'pane.created', 'pane.closed', 'pane.focused', 'pane.exited', 'pane.agent_detected', 'tab.created', 'tab.closed', 'tab.focused', 'tab.renamed'] as const).map((type) => ({ type })),
   { type: 'pane.agent_state_changed' },
   { type: 'pane.command_finished' },
   // Shells and programs no detector knows show whether they print instead of a state.

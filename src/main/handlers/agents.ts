@@ -20,7 +20,7 @@ export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 're
     return { type: 'pane_read', read };
   });
 
-  router.register('agent.rename', (params) => agentResult(agents.rename(params.target, params.name)));
+  router.register('agent.rename', (params, { batch }) => agentResult(agents.rename(params.target, params.name, batch)));
 
   router.register('agent.focus', (params, { batch }) => agentResult(agents.focus(params.target, batch)));
 

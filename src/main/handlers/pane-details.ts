@@ -12,6 +12,7 @@ import type { MetadataReport, ReportedMetadata } from '../metadata.js';
 import type { PaneRecord, Registry } from '../registry.js';
 import type { Router } from '../router.js';
 import { paneInfo } from '../wire-views.js';
+import { paneUpdated, workspaceMetadataUpdated } from '../change-events.js';
 
 const OK = { type: 'ok' } as const;
 
@@ -65,21 +66,27 @@ export function registerPaneDetailHandlers(router: Router, { registry, metadata 
     return { type: 'pane_process_info', process_info: { ...info, pane_id: paneIds(pane).pane_id } };
   });
 
-  router.register('pane.rename', (params) => {
+  router.register('pane.rename', (params, { batch }) => {
     const pane = registry.resolvePane(params.pane_id);
-    pane.label = cleanLabel(params.label);
+    const label = cleanLabel(params.label);
+    if (label !== pane.label) {
+      pane.label = label;
+      paneUpdated(registry, pane, batch);
+    }
     return { type: 'pane_info', pane: paneInfo(registry, pane) };
   });
 
   // Answered `ok` also when the report is dropped for an old seq, as hook reports are (§10.5).
-  router.register('pane.report_metadata', (params) => {
-    metadata.reportPane(registry.resolvePane(params.pane_id), paneReport(params));
+  router.register('pane.report_metadata', (params, { batch }) => {
+    const pane = registry.resolvePane(params.pane_id);
+    if (metadata.reportPane(pane, paneReport(params))) paneUpdated(registry, pane, batch);
     return OK;
   });
 
-  router.register('workspace.report_metadata', (params) => {
+  router.register('workspace.report_metadata', (params, { batch }) => {
     const workspace = registry.resolveWorkspace(params.workspace_id);
-    metadata.reportWorkspace(workspace, { source: params.source, seq: params.seq, ttlMs: params.ttl_ms, tokens: params.tokens });
+    const report = { source: params.source, seq: params.seq, ttlMs: params.ttl_ms, tokens: params.tokens };
+    if (metadata.reportWorkspace(workspace, report)) workspaceMetadataUpdated(registry, workspace, batch);
     return OK;
   });
 }

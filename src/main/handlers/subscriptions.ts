@@ -1,9 +1,7 @@
-/** `events.subscribe` (docs/protocol.md §9); events.wait is event-wait.ts. */
-import { TURN_EVENTS, type TurnEventName } from '../../protocol/turns.js';
+/** `events.subscribe` (docs/protocol.md §9); events.wait is event-wait.ts. Each subscription runs its kind's filter (protocol/event-catalogue.ts). */
 import { ProtocolError } from '../../protocol/errors.js';
+import { type CheckedSubscriptionSpec, EVENT_CATALOGUE, type KindWithFilter, type SkippedSubscription, type SubscriptionFilter, eventNameOf } from '../../protocol/event-catalogue.js';
 import type { EventLine } from '../../protocol/events.js';
-import { LIFECYCLE_KINDS, type LifecycleKind } from '../../protocol/enums.js';
-import { type CheckedSubscriptionSpec, describeParamsError, subscriptionSchema } from '../../protocol/methods.js';
 import type { AgentState, AgentStatus } from '../../protocol/objects.js';
 import { agentStatus, stateLine, statusLine } from '../agents/agent-status.js';
 import { EventStream } from '../event-stream.js';
@@ -17,8 +15,11 @@ import { type OutputWatchParts, watchOutput } from '../waits/output-watch.js';
 
 type Filter = (event: LoggedEvent) => boolean;
 
-function isLifecycleKind(type: string): type is LifecycleKind {
-  return (LIFECYCLE_KINDS as readonly string[]).includes(type);
+type SpecWith<F extends SubscriptionFilter> = Extract<CheckedSubscriptionSpec, { type: KindWithFilter<F> }>;
+
+/** Whether the subscription's kind uses `filter` (its fields follow from the filter). */
+function uses<F extends SubscriptionFilter>(filter: F, sub: CheckedSubscriptionSpec): sub is SpecWith<F> {
+  return EVENT_CATALOGUE[sub.type].filter === filter;
 }
 
 interface StateWatch {
@@ -37,11 +38,6 @@ export interface SubscriptionParts extends OutputWatchParts {
   restoredEvent(): LoggedEvent | undefined;
 }
 
-/** Subscription kinds that are the event's own name, of one pane (`pane_id`) or of every pane. */
-const PANE_EVENT_KINDS = new Set<string>(['pane.command_finished', 'pane.output_activity', 'pane.notification', ...TURN_EVENTS]);
-type PaneEventSpec = Extract<CheckedSubscriptionSpec, { type: 'pane.command_finished' | 'pane.output_activity' | 'pane.notification' | TurnEventName }>;
-const isPaneEvent = (sub: CheckedSubscriptionSpec): sub is PaneEventSpec => PANE_EVENT_KINDS.has(sub.type);
-
 export function registerSubscriptionHandlers(router: Router, parts: SubscriptionParts): void {
   const { registry, events } = parts;
 
@@ -59,46 +55,42 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
   const currentValue = (watch: StateWatch, pane: PaneRecord) =>
     watch.event === 'pane.agent_state_changed' ? pane.occupant.state : agentStatus(pane);
 
-  const parseSubscriptions = (raw: unknown[]): CheckedSubscriptionSpec[] =>
-    raw.map((entry, index) => {
-      const parsed = subscriptionSchema.safeParse(entry);
-      if (!parsed.success) {
-        throw new ProtocolError('invalid_request', `invalid subscription ${index}: ${describeParamsError(parsed.error)}`);
-      }
-      return parsed.data;
-    });
-
   router.register('events.subscribe', (params, context: RequestContext) => {
     const { connection, afterResponse } = context;
     try {
-      const subscriptions = parseSubscriptions(params.subscriptions);
-      for (const sub of subscriptions) if (sub.type === 'pane.output_matched') checkPattern(sub.match);
+      // Kinds this server does not have are left out and named in the ack (§9.1).
+      const skipped: SkippedSubscription[] = [];
+      const subscriptions = params.subscriptions.flatMap((entry, index): CheckedSubscriptionSpec[] => {
+        if ('skipped' in entry) {
+          skipped.push({ index, type: entry.skipped });
+          return [];
+        }
+        return [entry];
+      });
+      for (const sub of subscriptions) if (uses('output_match', sub)) checkPattern(sub.match);
       // Bind every pane now: subscriptions follow their pane across renumbering.
-      const outputs = subscriptions.flatMap((sub) =>
-        sub.type === 'pane.output_matched' ? [{ sub, pane: registry.resolvePane(sub.pane_id) }] : [],
-      );
+      const outputs = subscriptions.flatMap((sub) => (uses('output_match', sub) ? [{ sub, pane: registry.resolvePane(sub.pane_id) }] : []));
       const states: StateWatch[] = subscriptions.flatMap((sub): StateWatch[] => {
-        if (sub.type !== 'pane.agent_state_changed' && sub.type !== 'pane.agent_status_changed') return [];
+        if (!uses('agent_state', sub) && !uses('agent_status', sub)) return [];
         const pane = sub.pane_id === undefined ? undefined : registry.resolvePane(sub.pane_id);
         const value = sub.type === 'pane.agent_state_changed' ? sub.state : sub.agent_status;
         return [{ event: sub.type, pane, value, initial: sub.initial ?? false }];
       });
-      // Shell, notification and turn events, of one pane or of all.
+      // Events of one pane or of all.
       const paneEvents: Filter[] = subscriptions.flatMap((sub) => {
-        if (!isPaneEvent(sub)) return [];
+        if (!uses('pane', sub)) return [];
         const pane = sub.pane_id === undefined ? undefined : registry.resolvePane(sub.pane_id);
-        return [(event: LoggedEvent) => event.line.event === sub.type && (!pane || event.meta.paneUid === pane.uid)];
+        const name = eventNameOf(sub.type);
+        return [(event: LoggedEvent) => event.line.event === name && (!pane || event.meta.paneUid === pane.uid)];
       });
-      // Subscribed as `pane.created`, delivered as `pane_created`.
-      const lifecycle = new Set<string>(
-        subscriptions.flatMap((sub) => (isLifecycleKind(sub.type) ? [sub.type.replace('.', '_')] : [])),
-      );
+      // Every line of the kind, under its line's name (`pane.created` arrives as `pane_created`).
+      const every = new Set<string>(subscriptions.flatMap((sub) => (uses('every', sub) ? [eventNameOf(sub.type)] : [])));
       const rules: Filter[] = subscriptions.flatMap((sub) =>
-        sub.type === 'rule.fired' ? [(event: LoggedEvent) => event.line.event === 'rule.fired' && (sub.rule_id === undefined || (event.line.data as { rule_id: string }).rule_id === sub.rule_id)] : [],
+        uses('rule', sub) ? [(event: LoggedEvent) => event.line.event === 'rule.fired' && (sub.rule_id === undefined || (event.line.data as { rule_id: string }).rule_id === sub.rule_id)] : [],
       );
-      const restored = subscriptions.some((sub) => sub.type === 'server.restored');
+      const restored = subscriptions.some((sub) => uses('restored', sub));
       const filters: Filter[] = [
-        (event) => lifecycle.has(event.line.event) || (restored && event.line.event === 'server.restored'),
+        (event) => every.has(event.line.event) || (restored && event.line.event === 'server.restored'),
         ...states.map(stateFilter),
         ...paneEvents,
         ...rules,
@@ -134,7 +126,7 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
       connection.streaming = true;
       connection.stopReading();
       afterResponse(() => stream.start());
-      return { type: 'subscription_started' };
+      return { type: 'subscription_started', ...(skipped.length > 0 ? { skipped } : {}) };
     } catch (error) {
       afterResponse(() => connection.end());
       throw error;

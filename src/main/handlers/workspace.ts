@@ -31,9 +31,9 @@ export function registerWorkspaceHandlers(router: Router, { registry, workspaces
     return result(workspace);
   });
 
-  router.register('workspace.rename', (params) => {
+  router.register('workspace.rename', (params, { batch }) => {
     const workspace = registry.resolveWorkspace(params.workspace_id);
-    workspaces.rename(workspace, params.label);
+    workspaces.rename(workspace, params.label, batch);
     return result(workspace);
   });
 

@@ -12,6 +12,7 @@ import type { AgentExplanation } from '../../protocol/thread.js';
 import { agentStatus, lookedAt } from '../agents/agent-status.js';
 import { type AgentWaitParts, waitOnAgent } from '../agents/agent-waits.js';
 import { type ResolvedAgent, checkAgentName, hostsAgent, resolveAgent, stillThere } from '../agents/occupants.js';
+import { paneUpdated } from '../change-events.js';
 import type { Connection } from '../connection.js';
 import type { EventBatch } from '../event-hub.js';
 import { withFocusEvents } from '../focus-events.js';
@@ -59,12 +60,14 @@ export class AgentOperations {
   }
 
   /** A name for the occupant (null or empty: none); it goes when the agent goes. */
-  rename(target: string, name: string | null | undefined): AgentInfo {
+  rename(target: string, name: string | null | undefined, batch: EventBatch): AgentInfo {
     const { pane } = this.resolve(target);
     const wanted = name?.trim() ? name.trim() : undefined;
     if (wanted !== undefined) checkAgentName(this.parts.registry, wanted, pane);
     if (pane.occupant.start) pane.occupant.start.name = wanted;
     else pane.occupant.name = wanted;
+    // As herdr: a renamed agent's pane is reported updated.
+    paneUpdated(this.parts.registry, pane, batch);
     return this.info(pane);
   }
 

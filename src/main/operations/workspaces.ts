@@ -61,8 +61,9 @@ export class WorkspaceOperations {
     for (const pane of workspace.panes) lookedAt(pane, batch);
   }
 
-  rename(workspace: WorkspaceRecord, label: string): void {
+  rename(workspace: WorkspaceRecord, label: string, batch: EventBatch): void {
     this.registry.rename(workspace, label);
+    batch.add('workspace_renamed', { ...workspaceRef(workspace), label }, workspaceMeta(workspace));
   }
 
   close(workspace: WorkspaceRecord, batch: EventBatch): void {

@@ -5,7 +5,7 @@
  * cannot start after `git worktree add` takes the worktree (and a branch made
  * for it) away again, so a failed request leaves nothing behind.
  */
-import { errorNaming, withCurrentView, workspaceRef, workspaceStableId } from '../ids.js';
+import { errorNaming, withCurrentView, workspaceMeta, workspaceRef, workspaceStableId } from '../ids.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { ProtocolError } from '../../protocol/errors.js';
@@ -90,7 +90,10 @@ export class WorktreeOperations {
         await this.undoAdd(repository, checkoutPath, branchExists ? undefined : branch);
         throw error;
       }
-      return { type: 'worktree_created', ...this.answer(repository, entry, workspace) };
+      const answer = this.answer(repository, entry, workspace);
+      // After the new workspace's own events, as herdr orders them.
+      batch.addEvent('worktree_created', { workspace: answer.workspace, worktree: answer.worktree }, workspaceMeta(workspace));
+      return { type: 'worktree_created', ...answer };
     });
   }
 
@@ -108,12 +111,13 @@ export class WorktreeOperations {
     // In the queue: two opens of one worktree at once make one workspace.
     return this.queue.run(repository.key, async (): Promise<MethodResults['worktree.open']> => {
       const open = this.openWorkspaceOf(repository, entry.path);
-      if (open) {
-        if (params.focus) this.workspaces.focus(open, batch);
-        return { type: 'worktree_opened', ...this.answer(repository, entry, open), already_open: true };
-      }
-      const workspace = await this.openWorkspace(repository, entry, params, batch);
-      return { type: 'worktree_opened', ...this.answer(repository, entry, workspace), already_open: false };
+      // herdr gives an open workspace the label asked for (workspace_renamed), as a new one gets it.
+      if (open && params.label !== undefined) this.workspaces.rename(open, params.label, batch);
+      if (open && params.focus) this.workspaces.focus(open, batch);
+      const workspace = open ?? (await this.openWorkspace(repository, entry, params, batch));
+      const answer = { ...this.answer(repository, entry, workspace), already_open: open !== undefined };
+      batch.addEvent('worktree_opened', { workspace: answer.workspace, worktree: answer.worktree, already_open: answer.already_open }, workspaceMeta(workspace));
+      return { type: 'worktree_opened', ...answer };
     });
   }
 
@@ -126,7 +130,11 @@ export class WorktreeOperations {
     }
     const force = params.force ?? false;
     const path = worktree.checkout_path;
+    // What worktree_removed tells: the workspace as it was, and the worktree as git listed it before it went.
+    let removed: WorktreeInfo = this.removedInfo(workspace, undefined);
     await this.queue.run(worktree.repo_key, async () => {
+      const listed = await listWorktrees(worktree.repo_root).catch(() => []);
+      removed = this.removedInfo(workspace, listed.find((candidate) => samePath(candidate.path, path)));
       if (!existsSync(path)) {
         // Already deleted by hand: git only has to forget it.
         await git(['-C', worktree.repo_root, 'worktree', 'prune']).catch(() => undefined);
@@ -146,9 +154,27 @@ export class WorktreeOperations {
       });
     });
     const closed = workspaceRef(workspace);
+    const meta = workspaceMeta(workspace);
     // The workspace may have closed while git worked.
-    if (this.registry.workspaces.includes(workspace)) this.workspaces.close(workspace, batch);
+    const stillOpen = this.registry.workspaces.includes(workspace);
+    const before = stillOpen ? workspaceInfo(this.registry, workspace) : undefined;
+    if (stillOpen) this.workspaces.close(workspace, batch);
+    batch.addEvent('worktree_removed', { ...closed, ...(before ? { workspace: before } : {}), worktree: removed, forced: force }, meta);
     return { type: 'worktree_removed', ...closed, path, forced: force };
+  }
+
+  /** A removed worktree's info: git's entry when it had one, else what the workspace knew; no open workspace any more. */
+  private removedInfo(workspace: WorkspaceRecord, entry: WorktreeEntry | undefined): WorktreeInfo {
+    const path = entry?.path ?? workspace.worktree?.checkout_path ?? '';
+    return {
+      path,
+      branch: entry?.branch,
+      is_bare: entry?.isBare ?? false,
+      is_detached: entry?.isDetached ?? false,
+      is_prunable: entry?.isPrunable ?? !existsSync(path),
+      is_linked_worktree: entry?.isLinked ?? true,
+      label: workspaceInfo(this.registry, workspace).label,
+    };
   }
 
   /** The repository a request names: by workspace, by directory, else the active workspace's. */
