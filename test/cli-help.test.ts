@@ -21,7 +21,12 @@ describe('the CLI help', () => {
     for (const group of commandsOf(await help())) {
       const sub = commandsOf(await help(group));
       if (sub.length === 0 || group === 'server') paths.push([group]);
-      for (const name of sub) paths.push([group, name]);
+      for (const name of sub) {
+        // A group within a group (`plugin action list`): its commands are the paths.
+        const nested = group === 'server' ? [] : commandsOf(await help(group, name));
+        if (nested.length === 0) paths.push([group, name]);
+        for (const leaf of nested) paths.push([group, name, leaf]);
+      }
     }
     assert.ok(paths.length >= 18, `commands found: ${paths.map((p) => p.join(' ')).join(', ')}`);
     assert.deepEqual(paths.map((p) => p.join(' ')).sort(), Object.keys(EXAMPLES).sort());
