@@ -209,6 +209,10 @@ describe('result and event schemas', () => {
         current.close();
       }
       await check('server.stats', client.server.stats());
+      // The agent manifests in use (none of the user's here) and herdr's configuration reload (docs/protocol.md §10.8).
+      await check('server.agent_manifests', client.server.agentManifests());
+      await check('server.reload_agent_manifests', client.server.reloadAgentManifests());
+      await check('server.reload_config', client.server.reloadConfig());
       await check('workspace.close', client.workspace.close({ workspace_id: ws }));
       await check('server.stop', client.server.stop());
       await collecting;

@@ -4,6 +4,9 @@ import type { Command } from 'commander';
 export const EXAMPLES: Record<string, string> = {
   'server': 'herdr server --workers 2 --socket /tmp/herdr.sock',
   'server stop': 'herdr server stop',
+  'server agent-manifests': 'herdr server agent-manifests --json',
+  'server reload-agent-manifests': 'herdr server reload-agent-manifests',
+  'server reload-config': 'herdr server reload-config',
   'workspace list': "herdr workspace list --json | jq -r '.result.workspaces[].stable_id'",
   'workspace create': 'herdr workspace create --cwd ~/src/app --label app',
   'workspace get': 'herdr workspace get 1',

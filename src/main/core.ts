@@ -5,6 +5,7 @@
  * whole object.
  */
 import type { ServerStats } from '../protocol/objects.js';
+import { AgentManifests } from './agent-manifests.js';
 import { EventHub, type LoggedEvent } from './event-hub.js';
 import type { LoopDelayMonitor } from './loop-delay.js';
 import { OutputActivity } from './output-activity.js';
@@ -46,6 +47,8 @@ export interface ServerCoreOptions {
   shards: ShardSettings;
   /** Where the session is kept between runs (docs/persistence.md); undefined: nothing is kept. */
   persistence: { paths: SessionPaths; restore: boolean; resumeAgents: boolean } | undefined;
+  /** Where the user's agent manifests are read from (docs/protocol.md §10.8); undefined: none are. */
+  agentManifestDir?: string | undefined;
 }
 
 export class ServerCore {
@@ -77,6 +80,8 @@ export class ServerCore {
   readonly rules: RuleBook;
   /** Writes the session file as things change (undefined when nothing is kept). */
   readonly snapshots: Snapshotter | undefined;
+  /** The user's agent manifests, given to every shard (agent-manifests.ts). */
+  readonly agentManifests: AgentManifests;
   /** `server.restored`, when this server started from a snapshot: every `server.restored` subscriber gets it. */
   restoredEvent: LoggedEvent | undefined;
   private readonly pool: ShardPool;
@@ -100,6 +105,7 @@ export class ServerCore {
       activity: this.activity,
     });
     this.pool = new ShardPool(options.workers, this.reports, options.shards);
+    this.agentManifests = new AgentManifests(options.agentManifestDir, this.pool);
     this.shards = new PaneShards(this.pool, this.registry);
     this.removal = new PaneRemoval(this.registry, this.matchers, this.streams, this.shards, this.metadata);
     this.workspaces = new WorkspaceOperations(this.registry, this.shards, this.spawner, this.removal);

@@ -21,6 +21,7 @@ import { registerPaneResizeHandler } from './handlers/pane-resize.js';
 import { pluginPlaces, registerPluginHandlers } from './handlers/plugins.js';
 import type { PluginHost } from './plugins/plugin-host.js';
 import { registerServerHandlers } from './handlers/server.js';
+import { registerServerConfigHandlers } from './handlers/server-config.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerScreenOnlyHandlers } from './handlers/screen-only.js';
 import { registerPaneExtraHandlers } from './handlers/pane-extras.js';
@@ -102,6 +103,7 @@ export class HerdrServer implements ConnectionHandler {
       places: pluginPlaces(options.persistence?.paths),
     });
     registerSessionSnapshotHandler(this.router, core);
+    registerServerConfigHandlers(this.router, core.agentManifests);
     registerScreenOnlyHandlers(this.router);
     registerPaneExtraHandlers(this.router, core);
     if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
@@ -114,6 +116,8 @@ export class HerdrServer implements ConnectionHandler {
     await claimSocketPath(options.socketPath);
     if (options.currentSocketPath !== undefined) await claimSocketPath(options.currentSocketPath);
     const server = new HerdrServer(options);
+    // Before any pane starts: a restored agent is detected by the user's manifests too.
+    await server.core.agentManifests.start(options.log);
     // Before listening: no client sees a half-restored server.
     const persistence = options.persistence;
     if (persistence) await restoreAtStart(server.core, persistence.paths, persistence, options.log);

@@ -6,6 +6,7 @@
  * is reported, never crashing main.
  */
 import { Worker } from 'node:worker_threads';
+import type { AgentManifestFile } from '../protocol/agent-manifest.js';
 import { ProtocolError } from '../protocol/errors.js';
 import { PANE_MARK_ENV, endPaneProcesses } from '../os/pane-processes.js';
 import type {
@@ -86,8 +87,10 @@ export class ShardHandle {
     readonly id: number,
     private readonly listener: ShardListener,
     private readonly settings: ShardSettings,
+    /** The user's agent manifests in use when it starts (docs/protocol.md §10.8). */
+    agentManifests: AgentManifestFile[] = [],
   ) {
-    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '', debugFaults: settings.debugFaults, blocksDir: settings.blocksDir, nice: settings.nice, reclaimAfterMs: settings.reclaimAfterMs };
+    const init: ShardInit = { shardId: id, home: process.env.HOME ?? '', debugFaults: settings.debugFaults, blocksDir: settings.blocksDir, nice: settings.nice, reclaimAfterMs: settings.reclaimAfterMs, agentManifests };
     this.worker = new Worker(SHARD_SCRIPT, {
       workerData: init,
       name: `shard-${id}`,

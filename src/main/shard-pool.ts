@@ -5,6 +5,9 @@
  * row are limited: past a few a minute, each replacement waits longer, so a
  * fault that kills every shard it meets cannot spin the server.
  */
+import type { AgentManifestFile } from '../protocol/agent-manifest.js';
+import { ProtocolError } from '../protocol/errors.js';
+import type { AgentTableSummary } from '../protocol/thread.js';
 import { type ShardListener, ShardHandle, type ShardSettings } from './shard-handle.js';
 
 /** Deaths within this window count towards the restart backoff. */
@@ -26,6 +29,8 @@ export class ShardPool {
   private recentDeaths: number[] = [];
   private nextId = 1;
   private stopped = false;
+  /** The user's agent manifests in use: a shard started later is given them (docs/protocol.md §10.8). */
+  private agentManifests: AgentManifestFile[] = [];
   deaths = 0;
   lastDeath: ShardDeath | undefined;
 
@@ -86,6 +91,27 @@ export class ShardPool {
     this.restartTimers.add(timer);
   }
 
+  /**
+   * Every shard uses `files` from now on, or none does: the shards build the same tables from
+   * the same files, so one refuses a set only when all do (the set stays as it was). Answers
+   * the tables in use.
+   */
+  async setAgentManifests(files: AgentManifestFile[]): Promise<AgentTableSummary[]> {
+    const live = this.all.filter((shard) => shard.alive);
+    if (live.length === 0) throw new ProtocolError('internal_error', `no shard is running to take the agent manifests (${this.describeBackoff()})`);
+    const before = this.agentManifests;
+    // Taken before the answers, so a shard started meanwhile starts with them.
+    this.agentManifests = files;
+    const answers = await Promise.allSettled(live.map((shard) => shard.request('agentManifests', { files })));
+    const taken = answers.find((answer) => answer.status === 'fulfilled');
+    const refused = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected' && answer.reason instanceof ProtocolError && answer.reason.code === 'invalid_agent_manifest');
+    if (refused || !taken) {
+      this.agentManifests = before;
+      throw (refused ?? answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected'))?.reason;
+    }
+    return taken.value;
+  }
+
   /** Why no shard is running, for the error that refuses a workspace meanwhile. */
   describeBackoff(): string {
     return `${this.recentDeaths.length} shard deaths in the last minute; ${this.restartsPending} restart(s) waiting out the backoff`;
@@ -99,7 +125,7 @@ export class ShardPool {
   }
 
   private spawn(): ShardHandle {
-    const shard = new ShardHandle(this.nextId++, this.listener, this.settings);
+    const shard = new ShardHandle(this.nextId++, this.listener, this.settings, this.agentManifests);
     this.shards.set(shard.id, shard);
     return shard;
   }

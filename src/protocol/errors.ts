@@ -75,6 +75,7 @@ export const ERROR_CODES = {
   approval_changed: 'EXT: approvals.answer whose question_hash no longer matches the question on the screen; nothing was typed',
   approval_option_not_found: 'EXT: approvals.answer with an option the menu does not have, or for a pane with no menu on its screen; nothing was typed',
   unsupported_agent_kind: 'agent.start with a kind the server does not know',
+  invalid_agent_manifest: 'EXT: server.reload_agent_manifests found a manifest that does not parse, breaks a limit, or does not fit with the others; the message names the file and why; the manifests in use did not change (§10.8)',
   integration_unsupported: 'EXT: integration.install or uninstall of an agent CLI this server has no integration for; nothing was written',
   integration_failed: 'EXT: an integration could not be written (a configuration file that is not what it should be, a folder that cannot be written); nothing more was changed',
   invalid_agent_argument: 'an agent argument with a control character',

@@ -22,6 +22,7 @@ import { RULE_METHODS } from './methods/rules.js';
 import { PANE_EXTRA_METHODS } from './methods/pane-extras.js';
 import { SCREEN_ONLY_METHODS } from './methods/screen-only.js';
 import { SESSION_METHODS } from './methods/session.js';
+import { SERVER_CONFIG_METHODS } from './methods/server-config.js';
 import { TAB_METHODS } from './methods/tabs.js';
 import { WORKTREE_METHODS } from './methods/worktrees.js';
 import { type MethodEntry, empty, execText, hookSeq, keys, label, ok, paneId, spawnOptions, timeoutMs, workspaceId } from './params.js';
@@ -266,6 +267,7 @@ export const METHODS = {
   ...PANE_EXTRA_METHODS,
   ...SCREEN_ONLY_METHODS,
   ...SESSION_METHODS,
+  ...SERVER_CONFIG_METHODS,
   ...WORKTREE_METHODS,
   ...TAB_METHODS,
 } as const satisfies Record<string, MethodEntry>;

@@ -5,6 +5,7 @@
  * Panes and workspaces are named by their stable uids here; compact ids exist
  * only at the socket edge (main thread).
  */
+import type { AgentManifestFile } from './agent-manifest.js';
 import type { ErrorCode } from './errors.js';
 import type { ResolvedKey } from './keys.js';
 import type { ScreenMenu } from './menu.js';
@@ -26,6 +27,23 @@ export interface ShardInit {
   nice: number;
   /** How long a shard prints nothing before it gives memory back (workers/quiet-time.ts; DEFAULT_RECLAIM_AFTER_MS). */
   reclaimAfterMs: number;
+  /** The user's agent manifests in use (docs/protocol.md §10.8), for a shard started after they were taken. */
+  agentManifests?: AgentManifestFile[];
+}
+
+/** One agent's detection table as the shards use it (`server.agent_manifests`). */
+export interface AgentTableSummary {
+  agent: string;
+  /** `bundled`, or the manifest file its rules come from. */
+  source: string;
+  /** An agent the built-in tables do not have, known only by its manifest. */
+  added: boolean;
+  /** The manifest's `version`. */
+  version?: string;
+  /** The process names it is identified by. */
+  names: string[];
+  /** How many screen rules it has. */
+  rules: number;
 }
 
 /**
@@ -259,6 +277,12 @@ export interface ShardRequests {
    * another round is owed to compress them.
    */
   persist: { params: { all: boolean }; result: { panes: PaneTerminalState[]; blockFile: string | undefined; uncompressed: boolean } };
+  /**
+   * The user's agent manifests to use from now on, all or none (docs/protocol.md §10.8): a set that
+   * does not fit together (two files for one agent, a file named after another agent) is refused
+   * with the file and the reason, and the shard keeps the set it had. Answers every table in use.
+   */
+  agentManifests: { params: { files: AgentManifestFile[] }; result: AgentTableSummary[] };
   /** Which layer decided the pane's agent state now, with its evidence (`agent.explain`). */
   explain: { params: { paneUid: number }; result: AgentExplanation };
   /** Answered at once: the shard's event loop is running (main's stall detection). */
@@ -346,7 +370,7 @@ export interface ScreenExplanation {
   rawState: AgentState;
   /** `unknown` for an agent with no screen rules (known by its process only). */
   otherwise: AgentState;
-  rules: Array<{ index: number; state: Exclude<AgentState, 'unknown'>; condition: string; matched: boolean; evidence: string[] }>;
+  rules: Array<{ index: number; state: AgentState; condition: string; matched: boolean; evidence: string[] }>;
 }
 
 /** A program asking for attention (docs/protocol.md §10.6). */

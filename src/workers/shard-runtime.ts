@@ -23,6 +23,7 @@ import { answerKeys } from './menu-answer.js';
 import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
 import { PromptSubmission } from './agents/prompt-submission.js';
 import { submitProfileOf } from './agents/detect.js';
+import { applyManifests } from './agents/manifest-tables.js';
 import { endMarkedProcesses, hangUpPanes } from '../os/pane-processes.js';
 import { groupCpu } from '../os/group-cpu.js';
 import { BlockFile } from './persistence/block-file.js';
@@ -89,6 +90,14 @@ export class ShardRuntime {
       for (const { pane, agent } of this.panes.values()) if (!pane.ended) agent.tick(now);
     }, PROCESS_TICK_MS);
     this.processTick.unref();
+    // A shard started after the user's manifests were taken (a replacement) uses them from its first pane.
+    if (init.agentManifests && init.agentManifests.length > 0) {
+      try {
+        applyManifests(init.agentManifests);
+      } catch (error) {
+        console.error(`herdr: shard ${init.shardId}: the agent manifests in use did not apply: ${(error as Error).message}`);
+      }
+    }
     // Named for this shard and this process, so no two shards (or servers) ever append to one file.
     this.blockFile = init.blocksDir === undefined ? undefined : new BlockFile(init.blocksDir, `shard${init.shardId}-${process.pid}-${Date.now()}`);
   }
@@ -321,6 +330,13 @@ export class ShardRuntime {
     clearAuthority: (params) => {
       this.liveEntry(params.paneUid).agent.clearAuthority(params);
       return null;
+    },
+    agentManifests: ({ files }) => {
+      // Throws for a set that does not fit, before anything changed.
+      const tables = applyManifests(files);
+      const now = this.clock.now();
+      for (const { pane, agent } of this.panes.values()) if (!pane.ended) agent.tablesChanged(now);
+      return tables;
     },
     explain: (params) => this.liveEntry(params.paneUid).agent.explain(),
     shutdown: () => {

@@ -7,6 +7,8 @@ import { currentSocketPathFor, resolveSocketPath } from '../../protocol/socket-p
 import { EXIT } from '../exit-codes.js';
 import { exitWith } from '../failure.js';
 import { type SocketOption, send, shown } from '../output.js';
+import { defaultAgentManifestDir } from '../../protocol/config-dir.js';
+import { addServerConfigCommands } from './server-config.js';
 import { DEFAULT_RECLAIM_AFTER_MS } from '../../protocol/thread.js';
 import { niceValue, nonNegativeInt, positiveInt } from './parse.js';
 
@@ -27,6 +29,8 @@ interface ServerFlags extends SocketOption {
   restore: boolean;
   resumeAgents?: boolean;
   worktreesDir?: string;
+  /** A directory, or false for `--no-agent-manifests`. */
+  agentManifests?: string | false;
 }
 
 export function addServerCommands(program: Command): void {
@@ -51,6 +55,8 @@ export function addServerCommands(program: Command): void {
     .option('--resume-agents', 'restore panes whose agent reported a session by running its resume command (claude --resume <id>, …)')
     .option('--no-state', 'keep no session on disk at all')
     .option('--worktrees-dir <path>', 'where `worktree create` puts worktrees given no --path (default: $XDG_DATA_HOME/herdr/worktrees, else ~/.local/share/herdr/worktrees)')
+    .option('--agent-manifests <dir>', "where agent detection manifests are read from, herdr's <agent>.toml files (default: $XDG_CONFIG_HOME/herdr/agent-detection, else ~/.config/herdr/agent-detection; docs/protocol.md §10.8)")
+    .option('--no-agent-manifests', 'read no agent detection manifests: the built-in tables only')
     .action(async (flags: ServerFlags) => runServer(flags));
 
   server
@@ -58,6 +64,8 @@ export function addServerCommands(program: Command): void {
     .description('stop the running server (panes are ended, the socket removed)')
     .option('--socket <path>', 'socket path')
     .action((flags: SocketOption) => send('cli:server:stop', 'server.stop', {}, flags, shown(() => 'the server is stopping: its panes are hung up\n')));
+
+  addServerConfigCommands(server);
 }
 
 async function runServer(flags: ServerFlags): Promise<void> {
@@ -87,6 +95,7 @@ async function runServer(flags: ServerFlags): Promise<void> {
       shards: { stallMs: flags.shardTimeout, heapMb: flags.shardHeapMb, debugFaults: process.env[DEBUG_FAULTS_ENV] === '1', blocksDir: paths?.blocks, nice: flags.shardNice, reclaimAfterMs: flags.reclaimAfter },
       persistence: paths ? { paths, restore: flags.restore, resumeAgents: flags.resumeAgents ?? false } : undefined,
       worktreesDir: flags.worktreesDir === undefined ? undefined : resolve(flags.worktreesDir),
+      agentManifestDir: flags.agentManifests === false ? undefined : resolve(flags.agentManifests ?? defaultAgentManifestDir()),
       log,
     });
   } catch (error) {

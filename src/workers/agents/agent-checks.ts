@@ -106,6 +106,12 @@ export class AgentChecks {
     if (this.agent.checkProcess(now)) this.evaluate(now);
   }
 
+  /** The rule tables changed (a user's manifests, docs/protocol.md §10.8): who is in front and what the screen says, again. */
+  tablesChanged(now: number): void {
+    this.agent.checkProcess(now);
+    this.evaluate(now);
+  }
+
   /** A hook report (docs/protocol.md §10.5), applied at once. */
   hook(report: HookReport): void {
     const now = this.clock.now();

@@ -1,17 +1,45 @@
 /**
  * The one engine for agent rules (rules.ts): which agent a process name
- * means, and which state a screen shows. No agent-specific code here.
+ * means, and which state a screen shows. No agent-specific code here. The
+ * tables in use are the built-in ones with the user's manifests applied
+ * (manifest-tables.ts), swapped whole when those change.
  */
 import { basename } from 'node:path';
-import type { AgentName, AgentState } from '../../protocol/objects.js';
+import { type Region, regionName } from '../../protocol/agent-manifest.js';
+import type { AgentState } from '../../protocol/objects.js';
 import type { ScreenExplanation } from '../../protocol/thread.js';
-import { AGENT_TABLES, type AgentTable, type Condition, type InputBox } from './rules.js';
+import { AGENT_TABLES, type AgentTable, type Condition, type InputBox, type Rule } from './rules.js';
 import { DEFAULT_SUBMIT, type SubmitProfile } from './prompt-submission.js';
+import { regionText } from './screen-regions.js';
 
-const TABLES = new Map<AgentName, AgentTable>(AGENT_TABLES.map((table) => [table.agent, table]));
-const BY_NAME = new Map<string, AgentName>(AGENT_TABLES.flatMap((table) => table.names.map((name) => [name, table.agent] as const)));
-const BY_PACKAGE = new Map<string, AgentName>(AGENT_TABLES.flatMap((table) => (table.packages ?? []).map((pkg) => [pkg, table.agent] as const)));
-const PATTERNS = AGENT_TABLES.flatMap((table) => (table.namePatterns ?? []).map((pattern) => ({ pattern, agent: table.agent })));
+/** The tables in use, looked up by label, process name, npm package and name pattern. */
+interface TableIndex {
+  tables: Map<string, AgentTable>;
+  byName: Map<string, string>;
+  byPackage: Map<string, string>;
+  patterns: Array<{ pattern: RegExp; agent: string }>;
+}
+
+function indexTables(tables: readonly AgentTable[]): TableIndex {
+  return {
+    tables: new Map(tables.map((table) => [table.agent, table])),
+    byName: new Map(tables.flatMap((table) => table.names.map((name) => [name, table.agent] as const))),
+    byPackage: new Map(tables.flatMap((table) => (table.packages ?? []).map((pkg) => [pkg, table.agent] as const))),
+    patterns: tables.flatMap((table) => (table.namePatterns ?? []).map((pattern) => ({ pattern, agent: table.agent }))),
+  };
+}
+
+let active = indexTables(AGENT_TABLES);
+
+/** The tables detection uses from now on, whole (the built-in ones with a user's manifests applied). */
+export function useAgentTables(tables: readonly AgentTable[]): void {
+  active = indexTables(tables);
+}
+
+/** The tables in use now. */
+export function agentTables(): readonly AgentTable[] {
+  return [...active.tables.values()];
+}
 const INTERPRETERS = new Set(['node', 'bun', 'deno', 'python', 'python3']);
 /** Versioned Pythons (`python3.13`) run scripts the same way. */
 const VERSIONED_PYTHON = /^python3?\.\d+$/;
@@ -19,17 +47,17 @@ const SCRIPT_EXTENSION = /\.(?:[cm]?js|ts|py)$/;
 /** The package a script lies in: the last `node_modules/<name>` or `node_modules/@scope/<name>` of its path. */
 const PACKAGE_IN_PATH = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//;
 
-function byName(name: string): AgentName | undefined {
+function byName(name: string): string | undefined {
   const lower = name.toLowerCase();
-  return BY_NAME.get(lower) ?? PATTERNS.find(({ pattern }) => pattern.test(lower))?.agent;
+  return active.byName.get(lower) ?? active.patterns.find(({ pattern }) => pattern.test(lower))?.agent;
 }
 
 /** The agent an interpreter's script is: by its name (an npm bin shim keeps the command's name), else by its package. */
-function agentOfScript(script: string): AgentName | undefined {
+function agentOfScript(script: string): string | undefined {
   const named = byName(basename(script).replace(SCRIPT_EXTENSION, ''));
   if (named) return named;
   const pkg = PACKAGE_IN_PATH.exec(script)?.[1];
-  return pkg === undefined ? undefined : BY_PACKAGE.get(pkg.toLowerCase());
+  return pkg === undefined ? undefined : active.byPackage.get(pkg.toLowerCase());
 }
 
 /**
@@ -37,7 +65,7 @@ function agentOfScript(script: string): AgentName | undefined {
  * through its title), the name it was started under (argv[0], whole where comm keeps 15
  * characters), or for an interpreter the script it runs.
  */
-export function agentOfProcess(comm: string, argv: readonly string[]): AgentName | undefined {
+export function agentOfProcess(comm: string, argv: readonly string[]): string | undefined {
   const direct = byName(comm) ?? (argv[0] ? byName(basename(argv[0])) : undefined);
   if (direct) return direct;
   const name = comm.toLowerCase();
@@ -48,7 +76,7 @@ export function agentOfProcess(comm: string, argv: readonly string[]): AgentName
 
 /** How `agent` takes a prompt: its table's profile over the defaults. */
 export function submitProfileOf(agent: string | undefined): SubmitProfile {
-  const submit = agent === undefined ? undefined : TABLES.get(agent as AgentName)?.submit;
+  const submit = agent === undefined ? undefined : active.tables.get(agent)?.submit;
   if (!submit) return DEFAULT_SUBMIT;
   const box = submit.input;
   return {
@@ -91,26 +119,26 @@ export function inputText(box: InputBox, lines: readonly string[]): string | und
 
 /** Whether the agent reads raw keys once its input runs (its table's `rawInput`). */
 export function readsRawInput(agent: string): boolean {
-  return TABLES.get(agent as AgentName)?.rawInput === true;
+  return active.tables.get(agent)?.rawInput === true;
 }
 
 /** How long the agent's first idle must hold before it counts (its table's `readySettleMs`). */
-export function readySettleOf(agent: AgentName): number | undefined {
-  return TABLES.get(agent)?.readySettleMs;
+export function readySettleOf(agent: string): number | undefined {
+  return active.tables.get(agent)?.readySettleMs;
 }
 
 /** How long the agent's first idle waits for its own status report (its table's `readyOnStatusMs`). */
-export function readyOnStatusOf(agent: AgentName): number | undefined {
-  return TABLES.get(agent)?.readyOnStatusMs;
+export function readyOnStatusOf(agent: string): number | undefined {
+  return active.tables.get(agent)?.readyOnStatusMs;
 }
 
 /** Whether the agent has screen rules (not one known by its process only). */
-export function hasScreenRules(agent: AgentName): boolean {
-  return (TABLES.get(agent)?.rules.length ?? 0) > 0;
+export function hasScreenRules(agent: string): boolean {
+  return (active.tables.get(agent)?.rules.length ?? 0) > 0;
 }
 
 /** The detector's name for a label a hook reported (`claude-code` is claude), if it knows it. */
-export function knownAgent(label: string): AgentName | undefined {
+export function knownAgent(label: string): string | undefined {
   return byName(label);
 }
 
@@ -118,6 +146,7 @@ class Screen {
   readonly lower: string;
   private linesCache: string[] | undefined;
   private promptBoxRegion: Screen | undefined;
+  private regions: Map<string, Screen> | undefined;
 
   constructor(
     readonly text: string,
@@ -145,6 +174,18 @@ class Screen {
     }
     return this.promptBoxRegion;
   }
+
+  /** A manifest rule's region of this screen (screen-regions.ts). */
+  region(region: Region): Screen {
+    const name = regionName(region);
+    this.regions ??= new Map();
+    let screen = this.regions.get(name);
+    if (!screen) {
+      screen = new Screen(regionText(region, this.text, this.title), this.title);
+      this.regions.set(name, screen);
+    }
+    return screen;
+  }
 }
 
 const RULE_LINE = /^\s*[─━═]{20,}\s*$/;
@@ -171,6 +212,8 @@ function holds(condition: Condition, screen: Screen): boolean {
     return screen.lines.some((line) => pattern.test(line));
   }
   if ('title' in condition) return condition.title.test(screen.title);
+  if ('text' in condition) return condition.text.test(screen.text);
+  if ('region' in condition) return holds(condition.when, screen.region(condition.region));
   if ('not' in condition) return !holds(condition.not, screen);
   if ('framed' in condition) return framedLine(screen, condition.framed) !== undefined;
   if ('confirmation' in condition) {
@@ -183,14 +226,19 @@ function holds(condition: Condition, screen: Screen): boolean {
   return holds(condition.abovePromptBox, screen.abovePromptBox());
 }
 
+/** The first rule that holds. */
+function firstRule(table: AgentTable, screen: Screen): Rule | undefined {
+  return table.rules.find((rule) => holds(rule.when, screen));
+}
+
 /** The state of the first rule that holds, else the table's `otherwise`; undefined when neither says. */
 function matchedState(table: AgentTable, screen: Screen): AgentState | undefined {
-  return table.rules.find((rule) => holds(rule.when, screen))?.state ?? table.otherwise;
+  return firstRule(table, screen)?.state ?? table.otherwise;
 }
 
 /** The state the screen shows for `agent`, by its table alone (no hold): `unknown` when no rule says. */
-export function screenState(agent: AgentName, text: string, title = ''): AgentState {
-  const table = TABLES.get(agent);
+export function screenState(agent: string, text: string, title = ''): AgentState {
+  const table = active.tables.get(agent);
   if (!table) return 'idle';
   return matchedState(table, new Screen(text, title)) ?? 'unknown';
 }
@@ -203,6 +251,8 @@ function describe(condition: Condition): string {
   if ('line' in condition) return `line ${String(condition.line)}`;
   if ('confirmation' in condition) return 'confirmation ("do you want"/"would you like", then "yes" or "❯")';
   if ('title' in condition) return `title ${String(condition.title)}`;
+  if ('text' in condition) return `text ${String(condition.text)}`;
+  if ('region' in condition) return `in ${regionName(condition.region)}: ${describe(condition.when)}`;
   if ('framed' in condition) return `a line below a rule line: ${String(condition.framed)}`;
   if ('not' in condition) return `not(${describe(condition.not)})`;
   return `above the prompt box: ${describe(condition.abovePromptBox)}`;
@@ -228,6 +278,14 @@ function evidence(condition: Condition, screen: Screen, into: string[] = []): st
     if (line !== undefined) into.push(line);
   } else if ('title' in condition) {
     into.push(`title: ${screen.title}`);
+  } else if ('text' in condition) {
+    // The line the match starts on (a pattern may span lines).
+    const at = condition.text.exec(screen.text)?.index;
+    const line = at === undefined ? undefined : screen.text.slice(0, at).split('\n').length - 1;
+    const text = line === undefined ? undefined : screen.lines[line];
+    if (text !== undefined && !into.includes(text)) into.push(text);
+  } else if ('region' in condition) {
+    evidence(condition.when, screen.region(condition.region), into);
   } else if ('framed' in condition) {
     const line = framedLine(screen, condition.framed);
     if (line !== undefined && !into.includes(line)) into.push(line);
@@ -240,14 +298,15 @@ function evidence(condition: Condition, screen: Screen, into: string[] = []): st
 }
 
 /** Every rule of `agent`'s table against `text`, with what each saw (`agent.explain`); none for a process-only agent. */
-export function explainScreen(agent: AgentName, text: string, title = ''): ScreenExplanation | undefined {
-  const table = TABLES.get(agent);
+export function explainScreen(agent: string, text: string, title = ''): ScreenExplanation | undefined {
+  const table = active.tables.get(agent);
   // Known by its process only: no rules, the screen decides nothing.
   if (!table || table.rules.length === 0) return undefined;
   const screen = new Screen(text, title);
   const rules = table.rules.map((rule, index) => {
     const matched = holds(rule.when, screen);
-    return { index, state: rule.state, condition: describe(rule.when), matched, evidence: matched ? evidence(rule.when, screen) : [] };
+    const condition = `${rule.id === undefined ? '' : `${rule.id}: `}${describe(rule.when)}${rule.keep ? ' (keeps the state as it was)' : ''}`;
+    return { index, state: rule.state, condition, matched, evidence: matched ? evidence(rule.when, screen) : [] };
   });
   const first = rules.find((rule) => rule.matched);
   return {
@@ -298,11 +357,17 @@ export class StateTracker {
     return this.reported;
   }
 
-  update(agent: AgentName | undefined, view: PaneView, now: number): TrackedState {
+  update(agent: string | undefined, view: PaneView, now: number): TrackedState {
     if (!agent) return { state: (this.reported = 'unknown') };
-    const table = TABLES.get(agent);
+    const table = active.tables.get(agent);
     if (!table) return { state: (this.reported = 'idle') };
-    const matched = matchedState(table, new Screen(view.text, view.title));
+    const screen = new Screen(view.text, view.title);
+    const rule = firstRule(table, screen);
+    if (rule?.keep) {
+      this.lastMatchAt = now;
+      return { state: this.reported, held: `rule ${rule.id ?? ''} says this screen is not one to read the state from: the state stays as it was` };
+    }
+    const matched = rule?.state ?? table.otherwise;
     if (matched === undefined) {
       const previous = this.reported;
       const hold = previous === 'idle' ? FRAME_GAP_MS : previous === 'working' || previous === 'blocked' ? NO_MATCH_HOLD_MS : 0;

@@ -4,7 +4,7 @@
  * session. Pure state: PaneAgent says, from the foreground facts, whether a
  * claim's binding still holds.
  */
-import type { AgentName, AgentSession, AgentState } from '../../protocol/objects.js';
+import type { AgentSession, AgentState } from '../../protocol/objects.js';
 import { seqAdmits } from '../../protocol/report-seq.js';
 
 /**
@@ -14,7 +14,7 @@ import { seqAdmits } from '../../protocol/report-seq.js';
  * front (before the agent started), the next group the shell puts in front.
  */
 export type Binding =
-  | { to: 'agent'; agent: AgentName }
+  | { to: 'agent'; agent: string }
   | { to: 'group'; pgid: number }
   | { to: 'next-group'; shellPgid: number };
 

@@ -9,7 +9,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { coreShare, readProcStat } from '../../os/proc-stat.js';
-import type { AgentName } from '../../protocol/objects.js';
 import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { ProgramStatus } from '../signals/program-status.js';
 import { findMenu } from '../../protocol/menu.js';
@@ -38,7 +37,7 @@ const READY_QUIET_CPU_SHARE = 0.05;
 
 /** The detected agent's first idle, held until it settled (readySettle). */
 interface Settling {
-  agent: AgentName | undefined;
+  agent: string | undefined;
   idleSince: number | undefined;
   ready: boolean;
   /** It was seen working or blocked: past its start. */
@@ -74,7 +73,7 @@ function foregroundGroup(pid: number): number | undefined {
 /** Who is in front of a pane's terminal: the group, and the agent it is, if any. */
 export interface Foreground {
   pgid: number;
-  agent: AgentName | undefined;
+  agent: string | undefined;
 }
 
 /** The foreground of the pane whose first process is `pid`. */
@@ -104,7 +103,7 @@ function eventTime(seq: bigint | undefined): number {
 export const STALE_HOOK_WORK_MS = 2000;
 
 export class PaneAgent {
-  private detected: AgentName | undefined;
+  private detected: string | undefined;
   private lingerUntil: number | undefined;
   private foregroundPgid: number | undefined;
   private readonly tracker = new StateTracker();
@@ -130,7 +129,7 @@ export class PaneAgent {
     private readonly probe: ForegroundProbe = probeForeground,
   ) {}
 
-  get current(): AgentName | undefined {
+  get current(): string | undefined {
     return this.detected;
   }
 
@@ -440,7 +439,7 @@ export class PaneAgent {
   }
 
   /** The detected agent while it is in front (not one lingering after it left). */
-  private get agentInFront(): AgentName | undefined {
+  private get agentInFront(): string | undefined {
     return this.lingerUntil === undefined ? this.detected : undefined;
   }
 

@@ -6,6 +6,7 @@
  * `has` is smart-case: an all-lowercase pattern is looked for in the
  * lowercased screen, any other pattern in the screen as it is.
  */
+import type { Region } from '../../protocol/agent-manifest.js';
 import type { AgentName, AgentState } from '../../protocol/objects.js';
 
 export type Condition =
@@ -22,16 +23,26 @@ export type Condition =
   | { framed: RegExp }
   /** The window title the program set (OSC 0/2) matches. */
   | { title: RegExp }
+  /** The text as a whole matches (a manifest's `regex`: it may span lines). */
+  | { text: RegExp }
+  /** The condition holds in a part of the screen (a manifest's `region`: the bottom lines, above the prompt box, …). */
+  | { region: Region; when: Condition }
   /** The condition does not hold. */
   | { not: Condition };
 
 export interface Rule {
-  state: Exclude<AgentState, 'unknown'>;
+  /** `unknown` only in a user's manifest (docs/protocol.md §10.8). */
+  state: AgentState;
   when: Condition;
+  /** A manifest rule's own id, shown by agent.explain. */
+  id?: string;
+  /** The screen is one the state must not be read from (a manifest's `skip_state_update`): the state stays as it was. */
+  keep?: boolean;
 }
 
-export interface AgentTable {
-  agent: AgentName;
+/** The built-in tables name herdr's agents; a user's manifest may add one of any name. */
+export interface AgentTable<Name extends string = string> {
+  agent: Name;
   /** Process names (comm, argv[0], or an interpreter's script) that identify it, lowercase. */
   names: string[];
   /** Names of a pattern (a versioned launcher such as `muse-bin-42`). */
@@ -77,6 +88,8 @@ export interface AgentTable {
     /** Where its input box is, to see whether the typed text is still in it. */
     input?: InputBox;
   };
+  /** Its rules come from a user's manifest (docs/protocol.md §10.8): which file, and whether the agent is one the built-in tables lack. */
+  manifest?: { path: string; version?: string; added: boolean };
 }
 
 /** Where a CLI's input box is on its screen; its text is what group 1 of the pattern takes. */
@@ -105,7 +118,7 @@ const KILO_RULES: Rule[] = [
 ];
 
 /** An agent known by its process only (no CLI on npm to take real screens from). */
-const processOnly = (agent: AgentName, names: string[], namePatterns?: RegExp[]): AgentTable => ({
+const processOnly = (agent: AgentName, names: string[], namePatterns?: RegExp[]): AgentTable<AgentName> => ({
   agent,
   names,
   ...(namePatterns ? { namePatterns } : {}),
@@ -119,7 +132,7 @@ const processOnly = (agent: AgentName, names: string[], namePatterns?: RegExp[])
  */
 const CLAUDE_SPINNER = /^[✱✲✳✴✵✶✷✸✹✺✻✼✽✾✿❀❁❂❃❇❈❉❊❋✢✣✤✥✦✧✨⊛⊕⊙◉◎◍⁂⁕※⍟☼★☆*·] (?=.*[A-Za-z0-9]).*…(?:\s*\(.*\))?\s*$/u;
 
-export const AGENT_TABLES: readonly AgentTable[] = [
+export const AGENT_TABLES: readonly AgentTable<AgentName>[] = [
   {
     agent: 'pi',
     names: ['pi'],
