@@ -122,6 +122,8 @@ export async function startServer(options: StartOptions = {}): Promise<LocalServ
   const socketPath = options.socketPath ?? join(dir, 'herdr.sock');
   const args = [...(options.nodeArgs ?? []), HERDR_BIN, 'server', '--socket', socketPath, '--shell', options.shell ?? '/bin/sh'];
   args.push('--state-dir', options.stateDir ?? join(dir, 'state'));
+  // The user's own agent manifests (~/.config/herdr/agent-detection) stay out of tests and the bench; `serverArgs` may name a directory.
+  args.push('--no-agent-manifests');
   if (options.workers !== undefined) args.push('--workers', String(options.workers));
   args.push(...(options.serverArgs ?? []));
   const child = spawn(process.execPath, args, {
