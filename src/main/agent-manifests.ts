@@ -30,6 +30,7 @@ export function readManifestDir(dir: string): { files: AgentManifestFile[]; prob
   }
   const files: AgentManifestFile[] = [];
   const problems: ManifestProblem[] = [];
+  if (names.length > MANIFEST_LIMITS.files) return { files, problems: [{ path: dir, reason: `it holds ${names.length} manifests (at most ${MANIFEST_LIMITS.files})` }] };
   for (const name of names) {
     const path = join(dir, name);
     try {

@@ -23,6 +23,8 @@ export const MANIFEST_LIMITS = {
   matcherChars: 512,
   /** Ours: a file this big is not a manifest. */
   fileBytes: 256 * 1024,
+  /** Ours: the directory is read on the main thread, so its size is bounded. */
+  files: 256,
 } as const;
 
 /** Where on the screen a rule looks (herdr's `region`). */
