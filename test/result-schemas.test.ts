@@ -45,7 +45,7 @@ describe('result and event schemas', () => {
         { type: 'pane.agent_detected' }, { type: 'pane.agent_state_changed', initial: true }, { type: 'pane.agent_status_changed' },
         { type: 'pane.command_finished' }, { type: 'pane.notification' }, { type: 'layout.updated' },
         { type: 'tab.created' }, { type: 'tab.closed' }, { type: 'tab.focused' }, { type: 'tab.renamed' },
-        { type: 'rule.fired' },
+        { type: 'rule.fired' }, { type: 'notification.shown' },
       ]);
       seen.add('events.subscribe'); // its ack: the next test
       const collecting = (async () => { for await (const line of subscription) lines.push(line); })();
@@ -71,6 +71,8 @@ describe('result and event schemas', () => {
       await check('pane.current', client.pane.current({}));
       await check('pane.input.set', client.call('pane.input.set', { pane_id: `${ws}-1`, right_click: 'pane' }));
       await check('pane.selection.read', client.call('pane.selection.read', { pane_id: `${ws}-1`, start: { row: -2, col: 0 }, end: { row: 1, col: 4 } }));
+      await check('notification.show', client.call('notification.show', { title: 'schemas', body: 'checked', position: 'top-left', sound: 'done' }));
+      await check('notification.list', client.call('notification.list', {}));
       const pane = `${ws}-1`;
       await check('pane.report_agent', client.pane.reportAgent({
         pane_id: pane, source: 'schemas', agent: 'mybot', state: 'blocked', message: 'why?', seq: 1_800_000_000_000_000_000n, agent_session_id: 's-1',

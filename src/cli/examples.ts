@@ -21,6 +21,8 @@ export const EXAMPLES: Record<string, string> = {
   'tab close': 'herdr tab close w1:t2',
   'pane list': 'herdr pane list --workspace 1',
   'pane current': 'herdr pane current | jq -r .result.pane.workspace_id',
+  'notification show': "herdr notification show 'build failed' --body 'api workspace' --sound request",
+  'notification list': 'herdr notification list --json',
   'pane get': 'herdr pane get "$HERDR_PANE_ID" --json',
   'pane read': 'herdr pane read 1-2 --source recent --lines 200',
   'pane split': 'herdr pane split --current --direction down --env MODE=watch --no-focus',

@@ -13,6 +13,7 @@ import { addInboxCommand } from './commands/inbox.js';
 import { addHookCommand } from './commands/hook.js';
 import { addIntegrationCommands } from './commands/integration.js';
 import { addRuleCommands } from './commands/rules.js';
+import { addNotificationCommands } from './commands/notification.js';
 import { addPaneCommands } from './commands/pane.js';
 import { addPluginCommands } from './commands/plugin.js';
 import { addSchemaCommand } from './commands/schema.js';
@@ -66,6 +67,7 @@ addInboxCommand(program);
 addRuleCommands(program);
 addIntegrationCommands(program);
 addPluginCommands(program);
+addNotificationCommands(program);
 addHookCommand(program);
 addExamples(program);
 

@@ -33,6 +33,7 @@ import { serverStats } from './server-stats.js';
 import type { ShardHandle, ShardSettings } from './shard-handle.js';
 import { ShardPool } from './shard-pool.js';
 import { ShardReports } from './shard-reports.js';
+import { Notifications } from './notifications.js';
 
 export interface ServerCoreOptions {
   socketPath: string;
@@ -56,6 +57,8 @@ export class ServerCore {
   readonly events = new EventHub();
   readonly matchers = new OutputMatchers();
   readonly open = new OpenCounts();
+  /** notification.show's events and the last ones shown (docs/protocol.md §5.6). */
+  readonly notifications = new Notifications();
   readonly streams = new PaneStreams(this.registry);
   /** What clients reported for display (pane.report_metadata, workspace.report_metadata). */
   readonly metadata = new ReportedMetadata({

@@ -25,6 +25,7 @@ import { registerServerConfigHandlers } from './handlers/server-config.js';
 import { registerSessionSnapshotHandler } from './handlers/session-snapshot.js';
 import { registerScreenOnlyHandlers } from './handlers/screen-only.js';
 import { registerPaneExtraHandlers } from './handlers/pane-extras.js';
+import { registerNotificationHandlers } from './handlers/notifications.js';
 import { registerStreamHandlers } from './handlers/stream.js';
 import { registerApprovalHandlers } from './handlers/approvals.js';
 import { registerRuleHandlers } from './handlers/rules.js';
@@ -82,6 +83,7 @@ export class HerdrServer implements ConnectionHandler {
       shards: core.shards,
       panes: core.panes,
       restoredEvent: () => core.restoredEvent,
+      notifications: core.notifications,
     });
     registerEventWaitHandler(this.router, core);
     registerStreamHandlers(this.router, core);
@@ -106,6 +108,7 @@ export class HerdrServer implements ConnectionHandler {
     registerServerConfigHandlers(this.router, core.agentManifests);
     registerScreenOnlyHandlers(this.router);
     registerPaneExtraHandlers(this.router, core);
+    registerNotificationHandlers(this.router, core);
     if (options.shards.debugFaults) registerDebugHandlers(this.router, core);
     const unhandled = this.router.unhandled();
     if (unhandled.length > 0) throw new Error(`methods without a handler: ${unhandled.join(', ')}`);

@@ -18,6 +18,7 @@ import { paneId } from './params.js';
 import { matchSchema, readWindowFields } from './read-window.js';
 import { RULE_EVENT_DATA } from './rules.js';
 import { TURN_EVENT_DATA } from './turns.js';
+import { notificationSchema } from './methods/notifications.js';
 import { worktreeInfoSchema } from './methods/worktrees.js';
 import {
   AGENT_STATES,
@@ -179,6 +180,8 @@ export const EVENT_CATALOGUE = {
   'pane.turn_started': paneDotted(TURN_EVENT_DATA['pane.turn_started']),
   'pane.turn_finished': paneDotted(TURN_EVENT_DATA['pane.turn_finished']),
   'rule.fired': dotted('server', 'rule', RULE_EVENT_DATA['rule.fired'], true),
+  // notification.show (docs/protocol.md §5.6): what herdr would toast, for the views to show.
+  'notification.shown': dotted('server', 'every', notificationSchema, true),
   'server.restored': dotted('server', 'restored', z.object({ workspaces: z.number().int().min(0), panes: z.number().int().min(0) }), false),
 } as const satisfies Record<string, EntryShape>;
 

@@ -19,6 +19,7 @@ import { LAYOUT_METHODS } from './methods/layouts.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
 import { PLUGIN_METHODS } from './methods/plugins.js';
 import { RULE_METHODS } from './methods/rules.js';
+import { NOTIFICATION_METHODS } from './methods/notifications.js';
 import { PANE_EXTRA_METHODS } from './methods/pane-extras.js';
 import { SCREEN_ONLY_METHODS } from './methods/screen-only.js';
 import { SESSION_METHODS } from './methods/session.js';
@@ -264,6 +265,7 @@ export const METHODS = {
   ...PANE_DETAIL_METHODS,
   ...PLUGIN_METHODS,
   ...RULE_METHODS,
+  ...NOTIFICATION_METHODS,
   ...PANE_EXTRA_METHODS,
   ...SCREEN_ONLY_METHODS,
   ...SESSION_METHODS,

@@ -7,16 +7,20 @@
 import { FLEET_SUBSCRIPTIONS, type FeedStatus, HostFeed } from '../client/fleet/host-feed.js';
 import type { FleetRow } from '../client/fleet/fleet-model.js';
 import type { HostTarget } from '../client/transport.js';
+import { NotificationWatch } from '../client/notification-watch.js';
 import { type HostState, LOCAL_HOST, type RuleActivity, type ServerMessage, type TileRow } from './wire.js';
 
 const WEB_SUBSCRIPTIONS = [...FLEET_SUBSCRIPTIONS, { type: 'pane.agent_status_changed' as const }];
 const SEND_EVERY_MS = 200;
 
 type FleetMessage = Extract<ServerMessage, { t: 'fleet' }>;
+type NotificationMessage = Extract<ServerMessage, { t: 'notification' }>;
 
 export class FleetHub {
   readonly feeds: HostFeed[];
-  private readonly listeners = new Set<(message: FleetMessage) => void>();
+  private readonly listeners = new Set<(message: FleetMessage | NotificationMessage) => void>();
+  /** Each server's notifications (notification.show), passed to every page as they come. */
+  private readonly notifications: NotificationWatch[];
   private latest: FleetMessage = { t: 'fleet', rows: [], hosts: [], rules: { fired: 0 } };
   private timer: NodeJS.Timeout | undefined;
   private lastSent = -Infinity;
@@ -24,15 +28,24 @@ export class FleetHub {
   constructor(targets: readonly HostTarget[]) {
     this.feeds = targets.map((target) => new HostFeed(target.host, target.dialer, { changed: () => this.changed() }, WEB_SUBSCRIPTIONS));
     this.latest = this.build();
+    this.notifications = targets.map(
+      (target) =>
+        new NotificationWatch(target.dialer, (notification) => {
+          const message: NotificationMessage = { t: 'notification', host: target.host ?? LOCAL_HOST, notification };
+          for (const listener of this.listeners) listener(message);
+        }),
+    );
   }
 
   start(): void {
     for (const feed of this.feeds) feed.start();
+    for (const watch of this.notifications) watch.start();
   }
 
   stop(): void {
     clearTimeout(this.timer);
     for (const feed of this.feeds) feed.stop();
+    for (const watch of this.notifications) watch.stop();
   }
 
   /** The feed of a host name (`local` or a `--host`); the first when none is named. */
@@ -45,8 +58,8 @@ export class FleetHub {
     return this.feeds.map((feed) => feed.host ?? LOCAL_HOST);
   }
 
-  /** Calls `listener` with the rows now, then whenever they change; returns the unsubscribe. */
-  listen(listener: (message: FleetMessage) => void): () => void {
+  /** Calls `listener` with the rows now, then whenever they change, and with each notification; returns the unsubscribe. */
+  listen(listener: (message: FleetMessage | NotificationMessage) => void): () => void {
     this.listeners.add(listener);
     listener(this.latest);
     return () => this.listeners.delete(listener);

@@ -14,6 +14,7 @@
  * The page's bundle imports this file too: it holds types and two constants.
  */
 import type { AgentState, AgentStatus } from '../protocol/enums.js';
+import type { NotificationInfo } from '../protocol/methods/notifications.js';
 import type { PaneStreamEvents, PaneStreamStarted } from '../protocol/pane-stream.js';
 
 /** One pane as the fleet view shows it. */
@@ -104,6 +105,8 @@ export type ServerMessage =
       home: string;
     }
   | { t: 'fleet'; rows: TileRow[]; hosts: HostState[]; rules: RuleActivity }
+  /** A server showed a notification (notification.show, docs/protocol.md §5.6): the page toasts it. */
+  | { t: 'notification'; host: string; notification: NotificationInfo }
   | { t: 'answer'; id: number; result?: unknown; error?: ApiError }
   | { t: 'stream'; id: number; notice: StreamNotice };
 
@@ -141,4 +144,6 @@ export interface PageProbe {
   tileMetrics(key: string): TileMetrics | undefined;
   /** The large pane's screen lines; none when no pane is open. */
   paneLines(): string[];
+  /** The notifications' toasts shown now, each its text. */
+  toasts(): string[];
 }

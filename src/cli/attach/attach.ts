@@ -4,6 +4,7 @@
  * typed into it exactly as the terminal sent it (`pane.send_text` on one
  * kept-alive connection, so keys arrive in order), until the detach key; a
  * right click reaches the program only when the pane's `right_click` is `pane`.
+ * notification.show's notifications reach the terminal as desktop notifications.
  * The pane is named by its stable id once attached: compact ids renumber
  * when other panes close, and keys must not land in another pane.
  */
@@ -12,7 +13,9 @@ import { HerdrConnection } from '../../client/client.js';
 import { PaneOutputStream } from '../../client/pane-output-stream.js';
 import type { Dialer } from '../../client/transport.js';
 import { hasRightButtonReport, withoutRightButtonReports } from '../../protocol/mouse-reports.js';
+import { NotificationWatch } from '../../client/notification-watch.js';
 import { AttachedScreen } from './attached-screen.js';
+import { notificationSequence } from './terminal-notification.js';
 
 /** Ctrl-\, as tmux's and docker's detach keys are control keys a program rarely wants. */
 export const DEFAULT_DETACH_KEY = 'C-\\';
@@ -54,6 +57,8 @@ export async function attach(options: AttachOptions): Promise<AttachEnd> {
   const { stable_id: paneId } = stream.started;
   const shownId = paneId;
   const screen = new AttachedScreen(output);
+  // notification.show's, passed to this terminal as a desktop notification (terminal-notification.ts).
+  const notifications = new NotificationWatch(options.dialer, (notification) => screen.insert(notificationSequence(notification)));
   const decoder = new StringDecoder('utf8');
   let size = { cols: stream.started.cols, rows: stream.started.rows };
 
@@ -66,6 +71,7 @@ export async function attach(options: AttachOptions): Promise<AttachEnd> {
       output.off('resize', followSize);
       if (input.isTTY) input.setRawMode(false);
       input.pause();
+      notifications.stop();
       stream.close();
       connection.close();
       screen.restore(endMessage(end, options, output));
@@ -104,6 +110,7 @@ export async function attach(options: AttachOptions): Promise<AttachEnd> {
     input.resume();
     if (options.resize) output.on('resize', followSize);
     screen.draw(stream.started.snapshot);
+    notifications.start();
 
     void (async () => {
       for await (const line of stream) {

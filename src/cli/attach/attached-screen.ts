@@ -17,6 +17,9 @@ const SCREEN_SWITCH = /\x1b\[\?(?:1049|1047|47)([hl])/g;
 export class AttachedScreen {
   /** Whether the pane (and so this terminal) is on its alternate screen. */
   private alternate = false;
+  private readonly boundary = new OutputBoundary();
+  /** Sequences of our own (notifications) waiting for the pane's output to reach a point between sequences. */
+  private pending = '';
 
   constructor(private readonly output: NodeJS.WriteStream) {}
 
@@ -24,13 +27,35 @@ export class AttachedScreen {
   draw(snapshot: string): boolean {
     const leave = this.alternate ? LEAVE_ALTERNATE : '';
     this.track(snapshot);
-    return this.output.write(leave + RESET_MODES + CLEAR + snapshot);
+    this.boundary.reset();
+    return this.output.write(leave + RESET_MODES + CLEAR + snapshot + this.takePending());
   }
 
   /** The pane's output, as it wrote it. Returns false when the terminal is behind (wait for 'drain'). */
   write(bytes: Buffer): boolean {
     this.track(bytes.toString('latin1'));
-    return this.output.write(bytes);
+    this.boundary.feed(bytes);
+    const ours = this.boundary.between ? this.takePending() : '';
+    return this.output.write(ours === '' ? bytes : Buffer.concat([bytes, Buffer.from(ours, 'utf8')]));
+  }
+
+  /**
+   * A sequence of our own for the terminal (a notification): written at once when the pane's
+   * output stands between two sequences and characters, else right after the output that ends
+   * the one it is inside, so it never lands within the pane's bytes.
+   */
+  insert(sequence: string): void {
+    if (!this.boundary.between) {
+      this.pending += sequence;
+      return;
+    }
+    this.output.write(sequence);
+  }
+
+  private takePending(): string {
+    const pending = this.pending;
+    this.pending = '';
+    return pending;
   }
 
   /** Hands the terminal back: modes off, the normal screen, the cursor on a fresh line at the bottom, then `message`. */
@@ -43,5 +68,61 @@ export class AttachedScreen {
 
   private track(text: string): void {
     for (const match of text.matchAll(SCREEN_SWITCH)) this.alternate = match[1] === 'h';
+  }
+}
+
+/**
+ * Where the pane's output stands after the bytes so far: between escape sequences and whole
+ * UTF-8 characters, or inside one. Output arrives in chunks cut anywhere, so our own sequences
+ * may go in only at such a point.
+ */
+export class OutputBoundary {
+  private state: 'ground' | 'escape' | 'csi' | 'string' | 'stringEscape' = 'ground';
+  /** Continuation bytes still owed by a UTF-8 character begun. */
+  private owed = 0;
+
+  get between(): boolean {
+    return this.state === 'ground' && this.owed === 0;
+  }
+
+  reset(): void {
+    this.state = 'ground';
+    this.owed = 0;
+  }
+
+  feed(bytes: Uint8Array): void {
+    for (const byte of bytes) this.step(byte);
+  }
+
+  private step(byte: number): void {
+    switch (this.state) {
+      case 'ground':
+        if (byte === 0x1b) this.state = 'escape';
+        else if (byte >= 0x80 && byte < 0xc0) this.owed = Math.max(0, this.owed - 1);
+        else if (byte >= 0xc0) this.owed = byte >= 0xf0 ? 3 : byte >= 0xe0 ? 2 : 1;
+        else this.owed = 0;
+        return;
+      case 'escape':
+        // ESC [ a control sequence; ESC ] P _ ^ X a string (OSC, DCS, APC, PM, SOS); intermediates wait for the final byte.
+        if (byte === 0x5b) this.state = 'csi';
+        else if (byte === 0x5d || byte === 0x50 || byte === 0x5f || byte === 0x5e || byte === 0x58) this.state = 'string';
+        else if (byte < 0x20 || byte > 0x2f) this.state = 'ground';
+        return;
+      case 'csi':
+        if (byte >= 0x40 && byte <= 0x7e) this.state = 'ground';
+        return;
+      case 'string':
+        if (byte === 0x07) this.state = 'ground';
+        else if (byte === 0x1b) this.state = 'stringEscape';
+        return;
+      case 'stringEscape':
+        // ESC \ ends the string; any other ESC begins a new sequence.
+        if (byte === 0x5c) this.state = 'ground';
+        else {
+          this.state = 'escape';
+          this.step(byte);
+        }
+        return;
+    }
   }
 }

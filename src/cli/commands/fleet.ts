@@ -9,18 +9,28 @@ import { HostFeed, readFleet } from '../../client/fleet/host-feed.js';
 import { printJson } from '../output.js';
 import { Fleet, compareRows } from '../../client/fleet/fleet-model.js';
 import { plainTable } from '../watch/table.js';
+import { latestShown, notificationLine } from '../watch/notification-line.js';
 import type { HostTarget } from '../../client/transport.js';
 import { type FleetFlags, askEveryServer, fleetOptions, fleetTargets, reportUnreachable } from './fleet-targets.js';
 
-/** The table once (`watch --once`, `fleet list`); an unreachable server is one line on stderr and exit 1, after the others' rows. */
-export async function printFleetTable(targets: HostTarget[], hosts: boolean): Promise<number> {
+/**
+ * The table once (`watch --once`, `fleet list`); an unreachable server is one line on stderr and exit 1, after the others' rows.
+ * With `notification` (`watch --once`), the line the live view shows under it: the newest recent notification.
+ */
+export async function printFleetTable(targets: HostTarget[], hosts: boolean, notification = false): Promise<number> {
   const { answers, failures } = await askEveryServer(targets, async (client) => {
     const fleet = new Fleet();
     await readFleet(client, fleet);
-    return fleet;
+    // A server from before notification.list has none to tell.
+    const kept = notification ? (await client.call('notification.list', {}).catch(() => ({ notifications: [] }))).notifications : [];
+    return { fleet, newest: kept.at(-1) };
   });
-  const rows = answers.flatMap(({ host, value }) => value.rows().map((row) => ({ ...row, host }))).sort(compareRows);
-  process.stdout.write(plainTable(rows, Date.now(), process.env.HOME ?? '', hosts));
+  const rows = answers.flatMap(({ host, value }) => value.fleet.rows().map((row) => ({ ...row, host }))).sort(compareRows);
+  const now = Date.now();
+  process.stdout.write(plainTable(rows, now, process.env.HOME ?? '', hosts));
+  const newest = latestShown(answers.flatMap(({ host, value }) => (value.newest ? [{ host, notification: value.newest }] : [])));
+  const line = newest && notificationLine(newest, now, hosts);
+  if (line !== undefined) process.stdout.write(`${line}\n`);
   return reportUnreachable(failures);
 }
 

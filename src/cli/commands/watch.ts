@@ -15,7 +15,7 @@ export function addWatchCommand(program: Command): void {
     const targets = fleetTargets(flags);
     try {
       if (flags.once || !process.stdout.isTTY || !process.stdin.isTTY) {
-        process.exit(await printFleetTable(targets, targets.length > 1));
+        process.exit(await printFleetTable(targets, targets.length > 1, true));
       }
       process.exit(await new WatchView({ targets, input: process.stdin, output: process.stdout }).run());
     } catch (error) {

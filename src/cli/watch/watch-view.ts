@@ -19,6 +19,9 @@ import { header, line, rowCells, shownId, widths } from './table.js';
 import { clip } from '../../protocol/text.js';
 import { ENTER_SCREEN, LEAVE_SCREEN } from '../full-screen.js';
 import { answerLine } from '../answer-line.js';
+import { NotificationWatch } from '../../client/notification-watch.js';
+import type { NotificationInfo } from '../../protocol/methods/notifications.js';
+import { type ShownNotification, notificationLine } from './notification-line.js';
 
 const FRAME_MS = 50;
 /** The FOR column counts up even when nothing happens. */
@@ -81,15 +84,36 @@ export class WatchView {
   /** What the last answer did, shown in place of the help line until the next key. */
   private notice: string | undefined;
   private readonly home = process.env.HOME ?? '';
+  /** notification.show's, one watch per server; the newest is the line under the table. */
+  private readonly notificationWatches: NotificationWatch[];
+  private notification: ShownNotification | undefined;
 
   constructor(private readonly options: WatchOptions) {
     this.feeds = options.targets.map((target) => new HostFeed(target.host, target.dialer, { changed: () => this.drawSoon() }));
+    this.notificationWatches = options.targets.map((target) => new NotificationWatch(target.dialer, (notification) => this.notified(target.host, notification, true)));
+  }
+
+  /** A notification came (or, at the start, the newest a server kept): it becomes the line under the table. */
+  private notified(host: string | undefined, notification: NotificationInfo, live: boolean): void {
+    if (this.notification && this.notification.notification.at > notification.at) return;
+    this.notification = { host, notification };
+    // herdr plays a sound; a terminal's is its bell.
+    if (live && notification.sound !== 'none' && !this.attached) this.options.output.write('\x07');
+    this.drawSoon();
   }
 
   /** Runs until `q`; resolves with the exit code. */
   async run(): Promise<number> {
     const done = new Promise<number>((resolve) => (this.finish = resolve));
     for (const feed of this.feeds) feed.start();
+    for (const watch of this.notificationWatches) watch.start();
+    // The newest each server kept, shown until a newer one comes (a server from before them has none).
+    for (const feed of this.feeds) {
+      feed.client.call('notification.list', {}).then(({ notifications }) => {
+        const newest = notifications.at(-1);
+        if (newest) this.notified(feed.host, newest, false);
+      }, () => undefined);
+    }
     this.takeTerminal();
     this.clock = setInterval(() => this.drawSoon(), CLOCK_MS);
     const code = await done;
@@ -97,6 +121,7 @@ export class WatchView {
     clearInterval(this.clock);
     clearTimeout(this.frameTimer);
     for (const feed of this.feeds) feed.stop();
+    for (const watch of this.notificationWatches) watch.stop();
     return code;
   }
 
@@ -203,7 +228,12 @@ export class WatchView {
   }
 
   private bodyRows(): number {
-    return (this.options.output.rows ?? 24) - 3 - this.notices().length;
+    return (this.options.output.rows ?? 24) - 3 - this.notices().length - (this.notificationText(Date.now()) === undefined ? 0 : 1);
+  }
+
+  /** The line under the table: the newest notification while it is recent. */
+  private notificationText(now: number): string | undefined {
+    return this.notification && notificationLine(this.notification, now, this.qualify);
   }
 
   /** One line for each server that is not live. */
@@ -260,6 +290,8 @@ export class WatchView {
       }),
     ];
     while (lines.length < body + 2 + notices.length) lines.push('');
+    const notified = this.notificationText(now);
+    if (notified !== undefined) lines.push(`\x1b[1;36m${clip(notified, cols)}\x1b[0m`);
     const help = rows.length === 0 ? 'no panes yet · q quit' : '↑↓ select · Enter attach (Ctrl-\\ detaches) · 1-9 answer a blocked agent · q quit';
     lines.push(this.notice === undefined ? `\x1b[2m${clip(help, cols)}\x1b[0m` : `\x1b[1m${clip(this.notice, cols)}\x1b[0m`);
     output.write(`\x1b[H${lines.map((text) => `${text}\x1b[K`).join('\r\n')}\x1b[J`);

@@ -6,22 +6,13 @@
  */
 import { ProtocolError } from '../../protocol/errors.js';
 import type { PaneSelection } from '../../protocol/methods/pane-extras.js';
-import { paneOfProcess, peerCredentialsAvailable } from '../../os/peer-process.js';
+import { peerCredentialsAvailable } from '../../os/peer-process.js';
+import { callerPane } from '../caller-pane.js';
 import { currentPaneIds, paneIds, tabStableId, withCurrentView } from '../ids.js';
 import type { PaneShards } from '../pane-shards.js';
-import type { PaneRecord, Registry } from '../registry.js';
+import type { Registry } from '../registry.js';
 import type { Router } from '../router.js';
-import type { Connection } from '../connection.js';
 import { paneInfo } from '../wire-views.js';
-
-/** The pane the connecting process runs in (its session or its mark, os/peer-process.ts), if any. */
-export async function callerPane(connection: Connection, registry: Registry): Promise<PaneRecord | undefined> {
-  const pid = connection.peerPid();
-  if (pid === undefined) return undefined;
-  const found = await paneOfProcess(pid, registry.workspaces.flatMap((workspace) => workspace.panes));
-  // The pane may have closed while /proc was read.
-  return found && registry.paneByUid(found.uid) === found ? found : undefined;
-}
 
 export function registerPaneExtraHandlers(router: Router, { registry, shards }: { registry: Registry; shards: PaneShards }): void {
   router.register('pane.current', async (params, { connection }) => {

@@ -36,6 +36,8 @@ export interface SubscriptionParts extends OutputWatchParts {
   open: OpenCounts;
   /** `server.restored`, when this server started from a snapshot. */
   restoredEvent(): LoggedEvent | undefined;
+  /** Counts the subscribers of `notification.shown` (notification.show says whether anyone was told). */
+  notifications: { watch(): () => void };
 }
 
 export function registerSubscriptionHandlers(router: Router, parts: SubscriptionParts): void {
@@ -122,6 +124,7 @@ export function registerSubscriptionHandlers(router: Router, parts: Subscription
         stream.onClose(stop);
       }
       stream.onClose(parts.open.open('subscriptions', subscriptions.length));
+      if (every.has('notification.shown')) stream.onClose(parts.notifications.watch());
 
       connection.streaming = true;
       connection.stopReading();

@@ -11,6 +11,7 @@ import { type ApiError, OUTPUT_RECORD_HEADER_BYTES, type PageMessage, type Serve
 
 type Hello = Extract<ServerMessage, { t: 'hello' }>;
 type Fleet = Extract<ServerMessage, { t: 'fleet' }>;
+type Notification = Extract<ServerMessage, { t: 'notification' }>;
 
 export class CallError extends Error {
   constructor(readonly code: string, message: string) {
@@ -26,6 +27,7 @@ export interface StreamHandler {
 export interface LinkListener {
   hello(hello: Hello): void;
   fleet(fleet: Fleet): void;
+  notification(message: Notification): void;
   connection(up: boolean): void;
 }
 
@@ -112,6 +114,8 @@ export class Link {
         return this.listener.hello(message);
       case 'fleet':
         return this.listener.fleet(message);
+      case 'notification':
+        return this.listener.notification(message);
       case 'answer': {
         const call = this.calls.get(message.id);
         this.calls.delete(message.id);

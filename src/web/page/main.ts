@@ -31,6 +31,33 @@ function say(message: string): void {
   statusTimer = window.setTimeout(() => (line.textContent = ''), 6000);
 }
 
+/** How long a notification's toast stays (a click closes it sooner). */
+const TOAST_MS = 8000;
+
+/**
+ * A notification (notification.show) as a toast, in the corner it asks for (top right when it
+ * names none); newer ones stack under older ones there.
+ */
+function toast({ host, notification }: Extract<ServerMessage, { t: 'notification' }>): void {
+  const position = notification.position ?? 'top-right';
+  let corner = document.querySelector<HTMLElement>(`.toasts[data-position="${position}"]`);
+  if (!corner) {
+    corner = element('div', 'toasts');
+    corner.dataset.position = position;
+    document.body.append(corner);
+  }
+  const from = [hosts.length > 1 ? host : '', notification.stable_id ?? notification.pane_id ?? ''].filter(Boolean).join(' · ');
+  const box = element('div', 'toast');
+  box.setAttribute('role', 'alert');
+  box.append(element('strong', 'toast-title', notification.title));
+  if (notification.body !== undefined) box.append(element('div', 'toast-body', notification.body));
+  if (from) box.append(element('div', 'toast-from', from));
+  const remove = () => box.remove();
+  box.addEventListener('click', remove);
+  corner.append(box);
+  window.setTimeout(remove, TOAST_MS);
+}
+
 /**
  * Answers a blocked agent's menu through the approval inbox: the option clicked is typed only if
  * the server still sees the same menu (approvals.answer checks the question's hash), never into
@@ -132,6 +159,7 @@ const link = new Link({
     rules = message.rules;
     render();
   },
+  notification: (message) => toast(message),
   connection: (up) => {
     document.body.classList.toggle('offline', !up);
     if (!up) say('reconnecting to herdr web…');
@@ -152,4 +180,5 @@ window.herdrWeb = {
   tileLines: (key) => grid?.tile(key)?.screenLines() ?? [],
   tileMetrics: (key) => grid?.tile(key)?.metrics(),
   paneLines: () => paneView?.screenLines() ?? [],
+  toasts: () => [...document.querySelectorAll<HTMLElement>('.toast')].map((box) => box.textContent ?? ''),
 };
