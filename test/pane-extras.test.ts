@@ -134,6 +134,9 @@ describe('pane.current, pane.input.set, pane.selection.read', () => {
       terminal.kill();
     }
     assert.equal(await codeOf(server.call('pane.input.set', { pane_id: 'w99:p1', right_click: 'pane' })), 'pane_not_found');
+    // herdr's pane.split sets it for the pane it starts.
+    const split = await server.call('pane.split', { target_pane_id: pane, direction: 'right', right_click: 'pane' });
+    assert.equal(split.pane.right_click, 'pane');
     const bad = await oneAnswer(server.currentSocketPath, { id: 'i', method: 'pane.input.set', params: { pane_id: pane, right_click: 'app' } });
     assert.equal(bad.error.code, 'invalid_request');
   });

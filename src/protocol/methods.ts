@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DIALECTS } from './dialect.js';
-import { SPLIT_DIRECTIONS } from './enums.js';
+import { RIGHT_CLICK_TARGETS, SPLIT_DIRECTIONS } from './enums.js';
 import { WAITABLE_EVENTS, subscriptionEntrySchema } from './event-catalogue.js';
 import { optional } from './optional.js';
 import { HERDR_WAIT_KINDS, type HerdrWaitKind, eventWaitResult, supportedWaitNames } from './event-wait.js';
@@ -155,6 +155,7 @@ export const METHODS = {
       workspace_id: optional(workspaceId.describe('EXT (herdr current): split this workspace\'s focused pane when no target_pane_id')),
       direction: z.enum(SPLIT_DIRECTIONS),
       ratio: optional(z.number().gt(0).lt(1).describe('EXT (herdr current): the share of the target, strictly between 0 and 1 (default 0.5)')),
+      right_click: optional(z.enum(RIGHT_CLICK_TARGETS).describe('EXT (herdr current): where a person\'s right click in the new pane goes, as pane.input.set sets it (default herdr)')),
       cwd: optional(execText),
       focus: optional(z.boolean()),
       ...spawnOptions,

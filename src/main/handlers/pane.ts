@@ -45,6 +45,7 @@ export function registerPaneHandlers(router: Router, { registry, panes }: { regi
     const target = registry.resolvePaneOrFocused(params.target_pane_id, workspace);
     const { cwd, command, env, cols, rows, direction, label, ratio } = params;
     const pane = await panes.split(target, { cwd, command, env, cols, rows, direction, label, ratio, focus: params.focus ?? false }, batch);
+    if (params.right_click === 'pane') pane.rightClick = 'pane';
     return { type: 'pane_info', pane: paneInfo(registry, pane) };
   });
 
