@@ -8,6 +8,7 @@
  * - `HerdrClient`: the library's front: either of the above, and subscriptions.
  */
 import type { Duplex } from 'node:stream';
+import type { ReadSource } from '../protocol/enums.js';
 import type { ResponseEnvelope } from '../protocol/envelope.js';
 import type { TypedEventLine } from '../protocol/events.js';
 import type { MethodInput, MethodName, MethodResults, SubscriptionSpec } from '../protocol/methods.js';
@@ -238,7 +239,7 @@ export class HerdrClient {
   waitForOutput(
     paneId: string,
     match: string,
-    options: { regex?: boolean; source?: 'visible' | 'recent'; lines?: number; timeoutMs?: number } = {},
+    options: { regex?: boolean; source?: ReadSource; lines?: number; timeoutMs?: number } = {},
   ): Promise<MethodResults['pane.wait_for_output']> {
     return this.call('pane.wait_for_output', {
       pane_id: paneId,
