@@ -55,7 +55,7 @@ describe('error codes', () => {
       // (a pane whose process exited between the id lookup and the write), internal_error (bugs).
       const notProducible = ['timeout', 'invalid_regex', 'pane_send_failed', 'internal_error', 'events_lost'];
       // Codes that need a running agent, a repository or many reports are asserted in their area's test.
-      const areaTests = ['agent-api', 'worktrees', 'pane-details', 'layouts', 'tabs', 'dialects', 'waits', 'turns', 'approvals', 'rules', 'integrations', 'plugins', 'agent-manifests'].map((name) => readFileSync(join(REPO_ROOT, 'test', `${name}.test.ts`), 'utf8'));
+      const areaTests = ['agent-api', 'worktrees', 'pane-details', 'layouts', 'tabs', 'dialects', 'waits', 'turns', 'approvals', 'rules', 'integrations', 'plugins', 'agent-manifests', 'navigation'].map((name) => readFileSync(join(REPO_ROOT, 'test', `${name}.test.ts`), 'utf8'));
       const assertedInAreaTest = (code: string) => areaTests.some((source) => source.includes(`'${code}'`));
       assert.deepEqual(
         Object.keys(ERROR_CODES).filter((code) => !seen.has(code) && !notProducible.includes(code) && !assertedInAreaTest(code)),

@@ -244,8 +244,7 @@ describe('layouts', () => {
     assert.equal((await errorOf(server.request('layout.apply', {})))?.code, 'invalid_layout', 'no root at all');
 
     const targets: Array<[string, object, RegExp]> = [
-      ['layout.apply', { root: pane, workspace_id: '1' }, /always builds a new workspace/],
-      ['layout.apply', { root: pane, tab_id: 'w1:t1' }, /replacing a tab's layout is not supported/],
+      ['layout.apply', { root: pane, workspace_id: '1', tab_id: 'w1:t1' }, /tab_id .* or workspace_id .*, not both/],
       ['layout.export', { workspace_id: '1', pane_id: '1-1' }, /name one of/],
       ['layout.export', { tab_id: 'w1:t1', pane_id: '1-1' }, /name one of/],
     ];

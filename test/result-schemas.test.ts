@@ -46,6 +46,7 @@ describe('result and event schemas', () => {
         { type: 'pane.command_finished' }, { type: 'pane.notification' }, { type: 'layout.updated' },
         { type: 'tab.created' }, { type: 'tab.closed' }, { type: 'tab.focused' }, { type: 'tab.renamed' },
         { type: 'rule.fired' }, { type: 'notification.shown' },
+        { type: 'pane.moved' }, { type: 'tab.moved' }, { type: 'workspace.moved' }, { type: 'workspace.reordered' }, { type: 'pane.scroll_changed' },
       ]);
       seen.add('events.subscribe'); // its ack: the next test
       const collecting = (async () => { for await (const line of subscription) lines.push(line); })();
@@ -155,6 +156,29 @@ describe('result and event schemas', () => {
       await check('layout.apply', client.layout.apply({
         root: { type: 'split', direction: 'down', ratio: 0.25, first: { type: 'pane', cwd: server.dir, label: 'top', command: ['/bin/sh'], env: { A: '1' } }, second: { type: 'pane' } },
       }));
+      // Layout and navigation (§5.4): a workspace of two panes, swapped, zoomed, scrolled, moved.
+      const nav = (await client.workspace.create({ cwd: server.dir, label: 'nav' })).workspace.stable_id;
+      const left = `${nav}:p1`;
+      const right = (await client.pane.split({ target_pane_id: left, direction: 'right' })).pane.stable_id;
+      await check('pane.layout', client.call('pane.layout', { pane_id: left }));
+      await check('pane.edges', client.call('pane.edges', { pane_id: left }));
+      await check('pane.neighbor', client.call('pane.neighbor', { pane_id: left, direction: 'right' }));
+      await check('pane.neighbor', client.call('pane.neighbor', { pane_id: left, direction: 'left' }));
+      await check('pane.focus', client.call('pane.focus', { pane_id: left }));
+      await check('pane.focus_direction', client.call('pane.focus_direction', { pane_id: left, direction: 'right' }));
+      await check('pane.focus_direction', client.call('pane.focus_direction', { pane_id: left, direction: 'up' }));
+      await check('pane.swap', client.call('pane.swap', { source_pane_id: left, target_pane_id: right }));
+      await check('pane.swap', client.call('pane.swap', { pane_id: left, direction: 'up' }));
+      await check('pane.zoom', client.call('pane.zoom', { pane_id: left }));
+      await check('pane.zoom', client.call('pane.zoom', { pane_id: left, mode: 'off' }));
+      await check('layout.set_split_ratio', client.call('layout.set_split_ratio', { pane_id: left, path: [], ratio: 0.3 }));
+      await check('pane.scroll', client.call('pane.scroll', { pane_id: left, direction: 'up', lines: 3 }));
+      await check('layout.apply', client.layout.apply({ root: { type: 'pane' }, workspace_id: nav, tab_label: 'second' }));
+      await check('tab.move', client.call('tab.move', { tab_id: `${nav}:t2`, insert_index: 0 }));
+      await check('pane.move', client.call('pane.move', { pane_id: right, destination: { type: 'new_workspace', label: 'moved' } }));
+      await check('pane.move', client.call('pane.move', { pane_id: left, destination: { type: 'tab', tab_id: `${nav}:t1`, split: 'down' } }));
+      await check('workspace.move', client.call('workspace.move', { workspace_id: nav, insert_index: 0 }));
+      await check('workspace.move_block', client.call('workspace.move_block', { workspace_ids: [nav] }));
       // worktree.*: a repository of the test's own, in the server's directory.
       const repo = join(server.dir, 'repo');
       execFileSync('git', ['init', '-q', '-b', 'main', repo]);

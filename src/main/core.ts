@@ -12,6 +12,8 @@ import { OutputActivity } from './output-activity.js';
 import { HeldReports } from './held-reports.js';
 import { OpenCounts } from './open-counts.js';
 import { LayoutOperations } from './operations/layouts.js';
+import { NavigationOperations } from './operations/navigation.js';
+import { PaneMoves } from './operations/pane-move.js';
 import { TabOperations } from './operations/tabs.js';
 import { PaneOperations } from './operations/panes.js';
 import { PaneSpawner } from './operations/pane-spawner.js';
@@ -77,6 +79,9 @@ export class ServerCore {
   readonly panes: PaneOperations;
   readonly tabs: TabOperations;
   readonly layouts: LayoutOperations;
+  /** Focus, swaps, zoom, split ratios, the order of tabs and workspaces (docs/protocol.md §5.4). */
+  readonly navigation: NavigationOperations;
+  readonly paneMoves: PaneMoves;
   /** Prompts as turns: receipts, the queue of each agent (agents/turns.ts). */
   readonly turns: TurnBook;
   /** Event rules: what the server does by itself on events and schedules (rules/rule-book.ts). */
@@ -114,7 +119,9 @@ export class ServerCore {
     this.workspaces = new WorkspaceOperations(this.registry, this.shards, this.spawner, this.removal);
     this.panes = new PaneOperations(this.registry, this.shards, this.spawner, this.removal);
     this.tabs = new TabOperations(this.registry, this.shards, this.spawner, this.removal);
-    this.layouts = new LayoutOperations(this.registry, this.shards, this.spawner, this.held);
+    this.layouts = new LayoutOperations(this.registry, this.shards, this.spawner, this.held, this.removal);
+    this.navigation = new NavigationOperations(this.registry);
+    this.paneMoves = new PaneMoves(this.registry, this.metadata);
     this.turns = new TurnBook({ registry: this.registry, events: this.events, panes: this.panes });
     this.rules = new RuleBook({ registry: this.registry, events: this.events, matchers: this.matchers, shards: this.shards, panes: this.panes });
     if (options.persistence) {

@@ -27,7 +27,7 @@ export function flatLayout(registry: Registry, tree: TabRecord): PaneLayoutSnaps
   return withCurrentView<PaneLayoutSnapshot>({
     workspace_id: String(workspace.position),
     tab_id: tabStableId(workspace.uid, tree.uid),
-    zoomed: false,
+    zoomed: tree.zoomed,
     area,
     focused_pane_id: focused ? paneIds(focused).pane_id : '',
     panes,

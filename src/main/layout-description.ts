@@ -17,7 +17,7 @@ export function describeLayout(registry: Registry, tab: TabRecord): LayoutDescri
   return withCurrentView({
     workspace_id: String(workspace.position),
     tab_id: tabStableId(workspace.uid, tab.uid),
-    zoomed: false,
+    zoomed: tab.zoomed,
     focused_pane_id: focused ? paneIds(focused).pane_id : '',
     root: describeNode(registry, tab.layout),
   }, { workspace_id: workspaceStableId(workspace.uid), ...(focused ? { focused_pane_id: currentPaneIds(focused).pane_id } : {}) });

@@ -101,3 +101,30 @@ export function moveBorder(root: LayoutNode, paneUid: number, direction: PaneDir
   const moved = Math.round(clamped * 1e6) / 1e6;
   return moved === ratio ? root : replaceNode(root, border.split, { ...border.split, ratio: moved });
 }
+
+/** The tree with the leaves of `a` and `b` exchanged (splits and ratios unchanged); the same tree when either is missing or they are one. */
+export function swapLeaves(root: LayoutNode, a: number, b: number): LayoutNode {
+  const order = layoutOrder(root);
+  if (a === b || !order.includes(a) || !order.includes(b)) return root;
+  const swap = (node: LayoutNode): LayoutNode => {
+    if (node.kind === 'leaf') return node.paneUid === a ? leaf(b) : node.paneUid === b ? leaf(a) : node;
+    return { ...node, first: swap(node.first), second: swap(node.second) };
+  };
+  return swap(root);
+}
+
+/** The split at `path` from the root (false: first child, true: second), or undefined when the path ends elsewhere. */
+export function splitAt(root: LayoutNode, path: readonly boolean[]): SplitNode | undefined {
+  let node = root;
+  for (const second of path) {
+    if (node.kind !== 'split') return undefined;
+    node = second ? node.second : node.first;
+  }
+  return node.kind === 'split' ? node : undefined;
+}
+
+/** The tree with the split at `path` given `ratio`; undefined when no split is there. */
+export function withRatioAt(root: LayoutNode, path: readonly boolean[], ratio: number): LayoutNode | undefined {
+  const split = splitAt(root, path);
+  return split ? replaceNode(root, split, { ...split, ratio }) : undefined;
+}

@@ -9,6 +9,7 @@
  */
 import type { EventBatch } from './event-hub.js';
 import { addFocusEvents } from './focus-events.js';
+import { addLayoutUpdated } from './layout-events.js';
 import { paneMeta, paneRef, tabRef, workspaceMeta, workspaceRef } from './ids.js';
 import type { OutputMatchers } from './output-matchers.js';
 import type { ReportedMetadata } from './metadata.js';
@@ -33,7 +34,7 @@ export class PaneRemoval {
 
   /** A client closed the pane: its shard ends its processes (no `pane_exited`). */
   close(pane: PaneRecord, batch: EventBatch): void {
-    void this.shards.of(pane.workspace).request('close', { paneUid: pane.uid }).catch(() => undefined);
+    void this.shards.of(pane).request('close', { paneUid: pane.uid }).catch(() => undefined);
     this.remove(pane, batch);
   }
 
@@ -44,14 +45,13 @@ export class PaneRemoval {
   closeTab(tab: TabRecord, batch: EventBatch): void {
     const { workspace } = tab;
     if (workspace.tabs.length === 1) return this.closeWorkspace(workspace, batch);
-    const shard = this.shards.find(workspace);
     const panes = this.registry.tabPanes(tab);
     const refs = panes.map((pane) => ({ ref: paneRef(pane), meta: paneMeta(pane) }));
     const closed = tabRef(tab);
     const focusBefore = this.registry.focusKey();
     this.registry.removeTab(tab);
     for (const pane of panes) {
-      void shard?.request('close', { paneUid: pane.uid }).catch(() => undefined);
+      void this.shards.find(pane)?.request('close', { paneUid: pane.uid }).catch(() => undefined);
       this.matchers.paneGone(pane.uid);
       this.metadata.paneGone(pane);
     }
@@ -63,8 +63,7 @@ export class PaneRemoval {
   /** A client closed the workspace: every pane's processes end, one `workspace_closed`. */
   closeWorkspace(workspace: WorkspaceRecord, batch: EventBatch): void {
     // A workspace whose shard is already gone still closes: there is nothing left to end.
-    const shard = this.shards.find(workspace);
-    for (const pane of workspace.panes) void shard?.request('close', { paneUid: pane.uid }).catch(() => undefined);
+    for (const pane of workspace.panes) void this.shards.find(pane)?.request('close', { paneUid: pane.uid }).catch(() => undefined);
     const closed = workspaceRef(workspace);
     const focusBefore = this.registry.focusKey();
     const panes = [...workspace.panes];
@@ -97,6 +96,7 @@ export class PaneRemoval {
     if (workspaceClosed) this.metadata.workspaceGone(pane.workspace);
     batch.add('pane_closed', ref, meta);
     if (tabClosed && !workspaceClosed) batch.add('tab_closed', tabClosedRef, { workspaceStableId: meta.workspaceStableId });
+    if (!tabClosed) addLayoutUpdated(this.registry, pane.tab, batch);
     if (workspaceClosed) batch.add('workspace_closed', workspaceClosedRef, { workspaceStableId: meta.workspaceStableId });
     addFocusEvents(this.registry, focusBefore, batch);
   }

@@ -3,7 +3,7 @@
  * request about a pane its shard no longer has means the pane is gone.
  */
 import { ProtocolError } from '../protocol/errors.js';
-import { errorNaming, workspaceStableId } from './ids.js';
+import { errorNaming, paneStableId, workspaceStableId } from './ids.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from './registry.js';
 import type { ShardHandle } from './shard-handle.js';
 import type { ShardPool } from './shard-pool.js';
@@ -14,16 +14,28 @@ export class PaneShards {
     private readonly registry: Registry,
   ) {}
 
-  /** The shard that holds a workspace's panes, if it is still running. */
-  find(workspace: WorkspaceRecord): ShardHandle | undefined {
-    return this.shards.get(workspace.shardId);
+  /**
+   * The shard that runs a pane's terminal, or where a workspace's new panes start, if it is
+   * still running. A pane's is its own: `pane.move` can take a pane into a workspace whose
+   * other panes run elsewhere, so ask for the pane, never for `pane.workspace`.
+   */
+  find(target: PaneRecord | WorkspaceRecord): ShardHandle | undefined {
+    const own = this.shards.get(target.shardId);
+    if (own || 'stableNumber' in target) return own;
+    // A workspace whose shard died keeps only panes moved in from elsewhere: its new ones start beside them.
+    for (const pane of target.panes) {
+      const shard = this.shards.get(pane.shardId);
+      if (shard) return shard;
+    }
+    return undefined;
   }
 
-  /** The shard that holds a workspace's panes. */
-  of(workspace: WorkspaceRecord): ShardHandle {
-    const shard = this.find(workspace);
-    if (!shard) throw new ProtocolError('internal_error', `shard ${workspace.shardId} of workspace ${workspaceStableId(workspace.uid)} is gone`);
-    return shard;
+  /** As `find`, or `internal_error` when that shard is gone. */
+  of(target: PaneRecord | WorkspaceRecord): ShardHandle {
+    const shard = this.find(target);
+    if (shard) return shard;
+    const what = 'stableNumber' in target ? `pane ${paneStableId(target.workspace.uid, target.stableNumber)}` : `workspace ${workspaceStableId(target.uid)}`;
+    throw new ProtocolError('internal_error', `shard ${target.shardId} of ${what} is gone`);
   }
 
   /** The least loaded live shard, for a new workspace. */
@@ -46,7 +58,7 @@ export class PaneShards {
 
   private panesOn(shardId: number): number {
     let count = 0;
-    for (const workspace of this.registry.workspaces) if (workspace.shardId === shardId) count += workspace.panes.length;
+    for (const workspace of this.registry.workspaces) for (const pane of workspace.panes) if (pane.shardId === shardId) count++;
     return count;
   }
 }

@@ -8,10 +8,11 @@
  */
 import { ProtocolError } from '../protocol/errors.js';
 import type { WorkspaceWorktree } from '../protocol/objects.js';
+import type { ScrollPosition } from '../protocol/thread.js';
 import { type Occupant, noOccupant } from './agents/occupant.js';
-import { type PaneKey, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
+import { type PaneKey, paneStableId, parsePaneId, parseTabId, parseWorkspaceId } from './ids.js';
 import type { AgentStatus, RightClickTarget, SplitDirection } from '../protocol/enums.js';
-import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf } from './layout.js';
+import { type LayoutNode, layoutOrder, leaf, removeLeaf, splitLeaf, swapLeaves } from './layout.js';
 
 export interface PaneFacts {
   pid: number;
@@ -42,11 +43,16 @@ export interface ReportedPaneMetadata {
 
 export interface PaneRecord extends PaneFacts {
   readonly uid: number;
-  /** The `p<N>` of its stable id: counts its workspace's panes, never reused there. */
-  readonly stableNumber: number;
-  readonly workspace: WorkspaceRecord;
+  /** The `p<N>` of its stable id: counts its workspace's panes, never reused there (a pane moved to another workspace takes that one's next). */
+  stableNumber: number;
+  /** Where it is now: `pane.move` takes it to another tab or workspace (docs/protocol.md §5.4). */
+  workspace: WorkspaceRecord;
   /** The tab whose layout holds it (docs/protocol.md §5.3). */
-  readonly tab: TabRecord;
+  tab: TabRecord;
+  /** The shard its terminal runs in: its first workspace's, for good (a moved pane keeps its process). */
+  readonly shardId: number;
+  /** Its terminal's identity (`terminal_id`): the stable id it started with, kept when it moves. */
+  readonly terminalId: string;
   /** Compact pane number: 1-based position in the workspace's creation order. */
   number: number;
   revision: number;
@@ -63,6 +69,8 @@ export interface PaneRecord extends PaneFacts {
   seen: boolean;
   /** Brought back from a snapshot, and nothing new printed since. */
   restored: boolean;
+  /** Its view's scroll position as its shard last told it (`pane.scroll`, docs/protocol.md §5.4). */
+  scroll: ScrollPosition;
   /** What clients reported for display (metadata.ts); absent when nothing. */
   reported?: ReportedPaneMetadata | undefined;
   /** Where a person's right click goes (`pane.input.set`); absent: the viewer's own (herdr's default). Not kept across a restart, as herdr. */
@@ -81,6 +89,8 @@ export interface TabRecord {
   customLabel: string | undefined;
   layout: LayoutNode;
   focusedPaneUid: number;
+  /** Its focused pane fills it (`pane.zoom`); a split, a close or a move in or out of the tab ends it. */
+  zoomed: boolean;
 }
 
 /** A tab as a snapshot keeps it. */
@@ -89,10 +99,12 @@ export interface SavedTabShape {
   label: string | undefined;
   layout: LayoutNode;
   focusedPaneUid: number;
+  zoomed?: boolean | undefined;
 }
 
 export interface WorkspaceRecord {
   readonly uid: number;
+  /** Where its new panes start (panes moved in keep their own shard: PaneRecord.shardId). */
   readonly shardId: number;
   /** 1-based position in the workspace list. */
   position: number;
@@ -112,6 +124,22 @@ export interface WorkspaceRecord {
   readonly worktree: WorkspaceWorktree | undefined;
 }
 
+/** Where `pane.move` puts a pane (docs/protocol.md §5.4). */
+export type MoveDestination =
+  | { kind: 'tab'; tab: TabRecord; target: PaneRecord; direction: SplitDirection; ratio: number; focus: boolean }
+  | { kind: 'new_tab'; workspace: WorkspaceRecord; tabUid: number; label: string | undefined; focus: boolean }
+  | { kind: 'new_workspace'; workspaceUid: number; label: string | undefined; tabLabel: string | undefined; focus: boolean };
+
+/** What a move made and ended. */
+export interface MoveOutcome {
+  /** The tab the pane is in now. */
+  tab: TabRecord;
+  sourceTabClosed: boolean;
+  sourceWorkspaceClosed: boolean;
+  createdWorkspace: WorkspaceRecord | undefined;
+  createdTab: TabRecord | undefined;
+}
+
 /** A workspace's first tab: `w1:t1`. */
 export const FIRST_TAB_UID = 1;
 
@@ -120,6 +148,8 @@ export class Registry {
   private readonly panesByUid = new Map<number, PaneRecord>();
   private readonly workspacesByUid = new Map<number, WorkspaceRecord>();
   private active: WorkspaceRecord | undefined;
+  /** The stable ids panes had before `pane.move` took them to another workspace (herdr keeps them working too). */
+  private readonly paneAliases = new Map<string, number>();
   private nextWorkspaceUid = 1;
   private nextPaneUid = 1;
 
@@ -216,10 +246,22 @@ export class Registry {
 
   /** A new last tab holding one pane; active (and its workspace too) if `focus`. */
   addTab(workspace: WorkspaceRecord, tabUid: number, pane: PaneKey, facts: PaneFacts, options: { focus: boolean; label: string | undefined }): TabRecord {
-    const tab: TabRecord = { uid: tabUid, workspace, customLabel: options.label, layout: leaf(pane.uid), focusedPaneUid: pane.uid };
+    const tab: TabRecord = { uid: tabUid, workspace, customLabel: options.label, layout: leaf(pane.uid), focusedPaneUid: pane.uid, zoomed: false };
     workspace.tabs.push(tab);
     this.addPaneRecord(tab, pane, facts);
     if (options.focus) this.focusTab(tab);
+    return tab;
+  }
+
+  /**
+   * A new last tab holding a whole layout whose panes all started (`layout.apply` into a
+   * workspace, docs/protocol.md §5.2); its first pane in layout order has its focus.
+   */
+  addLayoutTab(workspace: WorkspaceRecord, tabUid: number, label: string | undefined, layout: LayoutNode, panes: ReadonlyArray<{ key: PaneKey; facts: PaneFacts }>): TabRecord {
+    const first = layoutOrder(layout)[0] ?? 0;
+    const tab: TabRecord = { uid: tabUid, workspace, customLabel: label, layout, focusedPaneUid: first, zoomed: false };
+    workspace.tabs.push(tab);
+    for (const { key, facts } of panes) this.addPaneRecord(tab, key, facts);
     return tab;
   }
 
@@ -228,6 +270,7 @@ export class Registry {
     const tab = target.tab;
     tab.focusedPaneUid = target.uid;
     tab.layout = splitLeaf(tab.layout, target.uid, key.uid, direction, ratio);
+    tab.zoomed = false;
     const pane = this.addPaneRecord(tab, key, facts);
     if (focus) tab.focusedPaneUid = key.uid;
     return pane;
@@ -248,6 +291,7 @@ export class Registry {
     const at = order.indexOf(pane.uid);
     if (tab.focusedPaneUid === pane.uid) tab.focusedPaneUid = order[at + 1] ?? order[at - 1] ?? tab.focusedPaneUid;
     tab.layout = removeLeaf(tab.layout, pane.uid) ?? tab.layout;
+    tab.zoomed = false;
     this.dropPaneRecords(workspace, [pane]);
     return { tabClosed: false, workspaceClosed: false };
   }
@@ -274,12 +318,127 @@ export class Registry {
     this.workspaces.splice(index, 1);
     this.workspacesByUid.delete(workspace.uid);
     for (const pane of workspace.panes) this.panesByUid.delete(pane.uid);
+    this.forgetAliases(new Set(workspace.panes));
     this.workspaces.forEach((w, i) => (w.position = i + 1));
     if (this.active === workspace) {
       const next = this.workspaces[index] ?? this.workspaces[this.workspaces.length - 1];
       this.active = undefined;
       if (next) this.focusWorkspace(next);
     }
+  }
+
+  /**
+   * herdr's `workspace.move`: the workspace goes to `insertIndex` of the list as it is now
+   * (the one there and those after it move down; one past the end: last). Compact ids
+   * follow the new positions; false when that is where it already is.
+   */
+  moveWorkspace(workspace: WorkspaceRecord, insertIndex: number): boolean {
+    const from = workspace.position - 1;
+    const to = from < insertIndex ? insertIndex - 1 : insertIndex;
+    if (to === from || to < 0 || to >= this.workspaces.length) return false;
+    this.workspaces.splice(from, 1);
+    this.workspaces.splice(to, 0, workspace);
+    this.workspaces.forEach((w, i) => (w.position = i + 1));
+    return true;
+  }
+
+  /**
+   * herdr's `workspace.move_block`: the workspaces of `block` go, in that order, right before
+   * `before` (absent: to the end); the others keep their order. False when nothing moves.
+   */
+  moveWorkspaceBlock(block: readonly WorkspaceRecord[], before: WorkspaceRecord | undefined): boolean {
+    const moving = new Set(block);
+    const rest = this.workspaces.filter((workspace) => !moving.has(workspace));
+    const at = before ? rest.indexOf(before) : rest.length;
+    const order = [...rest.slice(0, at), ...block, ...rest.slice(at)];
+    if (order.every((workspace, index) => this.workspaces[index] === workspace)) return false;
+    this.workspaces.splice(0, this.workspaces.length, ...order);
+    this.workspaces.forEach((w, i) => (w.position = i + 1));
+    return true;
+  }
+
+  /** herdr's `tab.move`: as `moveWorkspace`, among the tab's workspace's tabs; the active tab stays active. */
+  moveTab(tab: TabRecord, insertIndex: number): boolean {
+    const { tabs } = tab.workspace;
+    const from = tabs.indexOf(tab);
+    const to = Math.min(from < insertIndex ? insertIndex - 1 : insertIndex, tabs.length - 1);
+    if (to === from || to < 0) return false;
+    tabs.splice(from, 1);
+    tabs.splice(to, 0, tab);
+    return true;
+  }
+
+  /**
+   * Takes a pane out of its tab and puts it where `to` says, its process untouched
+   * (`pane.move`, docs/protocol.md §5.4). A tab left empty closes, and so does a workspace
+   * left without panes when the pane went to another one. In another workspace the pane
+   * takes that workspace's next stable number (and compact number); its old stable id keeps
+   * naming it. Focus follows the pane when `to.focus`, or when nothing else holds it.
+   */
+  movePane(pane: PaneRecord, to: MoveDestination): MoveOutcome {
+    const sourceTab = pane.tab;
+    const source = pane.workspace;
+    const sourceTabClosed = layoutOrder(sourceTab.layout).length === 1;
+    if (sourceTabClosed) {
+      const index = source.tabs.indexOf(sourceTab);
+      source.tabs.splice(index, 1);
+      if (source.activeTab === sourceTab) source.activeTab = source.tabs[index] ?? source.tabs[index - 1] ?? source.activeTab;
+    } else {
+      const order = layoutOrder(sourceTab.layout);
+      const at = order.indexOf(pane.uid);
+      if (sourceTab.focusedPaneUid === pane.uid) sourceTab.focusedPaneUid = order[at + 1] ?? order[at - 1] ?? sourceTab.focusedPaneUid;
+      sourceTab.layout = removeLeaf(sourceTab.layout, pane.uid) ?? sourceTab.layout;
+      sourceTab.zoomed = false;
+    }
+
+    let tab: TabRecord;
+    let createdWorkspace: WorkspaceRecord | undefined;
+    let createdTab: TabRecord | undefined;
+    if (to.kind === 'tab') {
+      tab = to.tab;
+      tab.layout = splitLeaf(tab.layout, to.target.uid, pane.uid, to.direction, to.ratio);
+      tab.zoomed = false;
+      if (to.focus) tab.focusedPaneUid = pane.uid;
+    } else if (to.kind === 'new_tab') {
+      tab = { uid: to.tabUid, workspace: to.workspace, customLabel: to.label, layout: leaf(pane.uid), focusedPaneUid: pane.uid, zoomed: false };
+      to.workspace.tabs.push(tab);
+      createdTab = tab;
+    } else {
+      createdWorkspace = this.newWorkspace(to.workspaceUid, pane.shardId, to.label, undefined, [
+        { uid: FIRST_TAB_UID, label: to.tabLabel, layout: leaf(pane.uid), focusedPaneUid: pane.uid },
+      ]);
+      tab = createdWorkspace.activeTab;
+      createdTab = tab;
+    }
+    const destination = tab.workspace;
+    // A workspace whose only tab left gets the new one as its active tab.
+    if (!destination.tabs.includes(destination.activeTab)) destination.activeTab = tab;
+
+    let sourceWorkspaceClosed = false;
+    if (destination !== source) {
+      this.paneAliases.set(paneStableId(source.uid, pane.stableNumber), pane.uid);
+      source.panes = source.panes.filter((candidate) => candidate !== pane);
+      source.panes.forEach((p, i) => (p.number = i + 1));
+      pane.workspace = destination;
+      pane.stableNumber = destination.nextPaneNumber++;
+      destination.panes.push(pane);
+      pane.number = destination.panes.length;
+      if (source.panes.length === 0) {
+        this.removeWorkspace(source);
+        sourceWorkspaceClosed = true;
+      }
+    }
+    pane.tab = tab;
+    if (to.focus || !this.active) this.focusPane(pane);
+    return { tab, sourceTabClosed, sourceWorkspaceClosed, createdWorkspace, createdTab };
+  }
+
+  /** Exchanges two panes' places in their tab (`pane.swap`); false when they are one pane or in different tabs. */
+  swapPanes(a: PaneRecord, b: PaneRecord): boolean {
+    if (a === b || a.tab !== b.tab) return false;
+    const before = a.tab.layout;
+    a.tab.layout = swapLeaves(before, a.uid, b.uid);
+    return a.tab.layout !== before;
   }
 
   focusWorkspace(workspace: WorkspaceRecord): void {
@@ -324,7 +483,11 @@ export class Registry {
     const parsed = parsePaneId(id);
     let found: PaneRecord | undefined;
     if (parsed?.kind === 'position') found = this.workspaces[parsed.workspacePosition - 1]?.panes[parsed.paneNumber - 1];
-    else if (parsed) found = this.workspacesByUid.get(parsed.workspaceUid)?.panes.find((pane) => pane.stableNumber === parsed.stableNumber);
+    else if (parsed) {
+      found = this.workspacesByUid.get(parsed.workspaceUid)?.panes.find((pane) => pane.stableNumber === parsed.stableNumber);
+      const alias = found ? undefined : this.paneAliases.get(id);
+      if (alias !== undefined) found = this.panesByUid.get(alias);
+    }
     if (!found) throw new ProtocolError('pane_not_found', `pane ${id} not found`);
     return found;
   }
@@ -392,7 +555,14 @@ export class Registry {
       nextPaneNumber: 1,
       worktree,
     } as unknown as WorkspaceRecord;
-    workspace.tabs = tabs.map((saved) => ({ uid: saved.uid, workspace, customLabel: saved.label, layout: saved.layout, focusedPaneUid: saved.focusedPaneUid }));
+    workspace.tabs = tabs.map((saved) => ({
+      uid: saved.uid,
+      workspace,
+      customLabel: saved.label,
+      layout: saved.layout,
+      focusedPaneUid: saved.focusedPaneUid,
+      zoomed: (saved.zoomed ?? false) && saved.layout.kind === 'split',
+    }));
     workspace.activeTab = workspace.tabs[0] as TabRecord;
     this.workspaces.push(workspace);
     this.workspacesByUid.set(uid, workspace);
@@ -405,6 +575,13 @@ export class Registry {
     workspace.panes = workspace.panes.filter((pane) => !goneSet.has(pane));
     workspace.panes.forEach((p, i) => (p.number = i + 1));
     for (const pane of gone) this.panesByUid.delete(pane.uid);
+    this.forgetAliases(goneSet);
+  }
+
+  private forgetAliases(gone: ReadonlySet<PaneRecord>): void {
+    if (this.paneAliases.size === 0) return;
+    const uids = new Set([...gone].map((pane) => pane.uid));
+    for (const [id, uid] of this.paneAliases) if (uids.has(uid)) this.paneAliases.delete(id);
   }
 
   private addPaneRecord(tab: TabRecord, { uid, stableNumber }: PaneKey, facts: PaneFacts): PaneRecord {
@@ -415,6 +592,8 @@ export class Registry {
       stableNumber,
       workspace,
       tab,
+      shardId: workspace.shardId,
+      terminalId: paneStableId(workspace.uid, stableNumber),
       number: workspace.panes.length + 1,
       revision: 0,
       title: undefined,
@@ -424,6 +603,7 @@ export class Registry {
       output: { lastAt: undefined, activeSince: undefined },
       seen: true,
       restored: false,
+      scroll: { offsetFromBottom: 0, maxOffsetFromBottom: 0, viewportRows: facts.rows },
     };
     workspace.panes.push(pane);
     this.panesByUid.set(uid, pane);

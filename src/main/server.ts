@@ -15,6 +15,8 @@ import { registerAgentReportHandlers } from './handlers/agent-reports.js';
 import { registerAgentHandlers } from './handlers/agents.js';
 import { registerDebugHandlers } from './handlers/debug.js';
 import { registerLayoutHandlers } from './handlers/layouts.js';
+import { registerNavigationHandlers } from './handlers/navigation.js';
+import { registerPaneScrollHandler } from './handlers/pane-scroll.js';
 import { registerPaneDetailHandlers } from './handlers/pane-details.js';
 import { registerPaneHandlers } from './handlers/pane.js';
 import { registerPaneResizeHandler } from './handlers/pane-resize.js';
@@ -93,6 +95,8 @@ export class HerdrServer implements ConnectionHandler {
     registerRuleHandlers(this.router, core);
     registerIntegrationHandlers(this.router);
     registerLayoutHandlers(this.router, core);
+    registerNavigationHandlers(this.router, core);
+    registerPaneScrollHandler(this.router, core);
     registerPaneDetailHandlers(this.router, core);
     registerWorktreeHandlers(this.router, core, { worktreesDir: options.worktreesDir });
     this.plugins = registerPluginHandlers(this.router, {

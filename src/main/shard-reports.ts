@@ -5,7 +5,7 @@
  * command and notification changes out as events.
  */
 import { lifecycleData } from '../protocol/events.js';
-import type { AgentPicture, MatchChange, PaneNotification, PaneUpdate } from '../protocol/thread.js';
+import type { AgentPicture, MatchChange, PaneNotification, PaneUpdate, ScrollPosition } from '../protocol/thread.js';
 import { agentStatus, publishStatus, stateLine } from './agents/agent-status.js';
 import { takeOccupant } from './agents/occupants.js';
 import { EventBatch, type EventHub } from './event-hub.js';
@@ -16,8 +16,9 @@ import type { PaneRemoval } from './pane-removal.js';
 import type { HeldReports } from './held-reports.js';
 import type { PaneStreams } from './pane-streams.js';
 import type { OutputActivity } from './output-activity.js';
-import type { Registry } from './registry.js';
+import type { PaneRecord, Registry } from './registry.js';
 import type { ShardHandle, ShardListener } from './shard-handle.js';
+import { scrollInfo } from './wire-views.js';
 
 export interface ShardReportTargets {
   registry: Registry;
@@ -65,7 +66,21 @@ export class ShardReports implements ShardListener {
         // herdr's pane.updated: the title pane_info shows changed.
         paneUpdated(this.to.registry, pane, hubSink(this.to.events));
       }
+      if (update.scroll !== undefined) this.scrolled(pane, update.scroll);
     }
+  }
+
+  /**
+   * herdr's `pane.scroll_changed` when the view moved without a request: a view scrolled back
+   * stays on its rows as output comes (its offset grows), the history dropped them, or the
+   * pane's height changed. History growing under a view at the bottom is not told: it
+   * changes only `max_offset_from_bottom`, with every line a pane prints.
+   */
+  private scrolled(pane: PaneRecord, scroll: ScrollPosition): void {
+    const before = pane.scroll;
+    pane.scroll = scroll;
+    if (this.stopping || (before.offsetFromBottom === scroll.offsetFromBottom && before.viewportRows === scroll.viewportRows)) return;
+    this.to.events.publishEvent('pane.scroll_changed', { ...paneRef(pane), scroll: scrollInfo(pane) }, paneMeta(pane));
   }
 
   paneExited(_shard: ShardHandle, paneUid: number, exitCode: number, signal: number | undefined): void {
@@ -145,9 +160,9 @@ export class ShardReports implements ShardListener {
     if (this.stopping) return;
     console.error(`herdr: ${reason}; its panes are reported exited and a fresh shard takes new work`);
     const batch = new EventBatch(this.to.events);
-    for (const workspace of this.to.registry.workspaces.filter((w) => w.shardId === shard.id)) {
-      for (const pane of [...workspace.panes]) this.to.removal().exited(pane.uid, {}, batch);
-    }
+    // Each pane by its own shard: a moved pane may run elsewhere than its workspace's others (docs/protocol.md §5.4).
+    const lost = this.to.registry.workspaces.flatMap((workspace) => workspace.panes.filter((pane) => pane.shardId === shard.id));
+    for (const pane of lost) this.to.removal().exited(pane.uid, {}, batch);
     batch.flush();
     this.to.replace(shard, reason);
   }

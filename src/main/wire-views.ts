@@ -4,6 +4,7 @@
  * and a workspace's aggregate agent state.
  */
 import type { AgentInfo, AgentState, PaneInfo, TabInfo, WorkspaceInfo } from '../protocol/objects.js';
+import type { PaneScrollInfo } from '../protocol/pane-scroll.js';
 import { aggregateStatus, agentStatus } from './agents/agent-status.js';
 import { instanceOf, nameOf } from './agents/occupants.js';
 import { reportedTitle } from './metadata.js';
@@ -39,9 +40,10 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     revision: pane.revision,
     tab_id: tabStableId(pane.workspace.uid, pane.tab.uid),
     foreground_cwd: pane.foregroundCwd ?? pane.cwd,
-    terminal_id: ids.stable_id,
+    terminal_id: pane.terminalId,
     terminal_title: pane.title || undefined,
     agent_instance_id: pane.occupant.instanceId,
+    scroll: scrollInfo(pane),
     right_click: pane.rightClick ?? 'herdr',
     cols: pane.cols,
     rows: pane.rows,
@@ -51,6 +53,12 @@ export function paneInfo(registry: Registry, pane: PaneRecord): PaneInfo {
     display_agent: pane.reported?.displayAgent,
     state_labels: pane.reported?.stateLabels,
   }, { ...currentPaneIds(pane), title: reportedTitle(pane), agent_session: currentAgentSession(pane) });
+}
+
+/** herdr's PaneScrollInfo from the position the pane's shard last told. */
+export function scrollInfo(pane: PaneRecord): PaneScrollInfo {
+  const { offsetFromBottom, maxOffsetFromBottom, viewportRows } = pane.scroll;
+  return { offset_from_bottom: offsetFromBottom, max_offset_from_bottom: maxOffsetFromBottom, viewport_rows: viewportRows };
 }
 
 /**

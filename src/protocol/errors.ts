@@ -94,6 +94,13 @@ export const ERROR_CODES = {
   worktree_not_found: 'EXT: worktree.open: the repository has no worktree at that path or on that branch',
   worktree_dirty: 'EXT: worktree.remove without force of a worktree with changes or untracked files; nothing was removed',
   not_a_worktree_workspace: 'EXT: worktree.remove of a workspace that was not made for a linked worktree',
+  invalid_pane_swap: 'pane.swap with both a direction and source/target panes, or neither; nothing moved (§5.4)',
+  target_pane_not_found: 'pane.move: target_pane_id is not a pane of the destination tab; nothing moved (§5.4)',
+  tab_move_failed: 'tab.move to an insert_index past the end of the workspace\'s tabs; nothing moved (§5.4)',
+  workspace_move_failed: 'workspace.move to an insert_index past the end of the workspace list; nothing moved (§5.4)',
+  workspace_move_block_failed: 'workspace.move_block with no workspaces, one named twice, or before_workspace_id among them; nothing moved (§5.4)',
+  layout_not_found: 'layout.set_split_ratio: the tab or pane named is not there, or both were named (§5.4)',
+  split_not_found: 'layout.set_split_ratio: no split at that path of the tab\'s tree; nothing changed (§5.4)',
   unsupported: 'EXT: a method of herdr\'s that acts on the screen herdr draws (window title, popups, agent views, pane graphics) or hands its live panes to a new process; nothing was done, and the message says why (docs/protocol.md §5.5)',
 } as const;
 

@@ -141,7 +141,7 @@ export const EVENT_CATALOGUE = {
   ),
   'pane.exited': lifecycle('pane', z.object({ ...paneRef, exit_code: z.number().int().optional(), signal: z.number().int().optional() })),
   'pane.agent_detected': lifecycle('pane', z.object({ ...paneRef, agent: agentLabelSchema.optional() })),
-  /** herdr's: a tab's layout changed (this server emits it after `pane.resize` moved a border). */
+  /** herdr's: a tab's tree, zoom or ratios changed (docs/protocol.md §5.4, layout-events.ts). */
   'layout.updated': lifecycle('tab', z.object({ layout: paneLayoutSnapshotSchema })),
 
   'pane.output_matched': dotted('pane', 'output_match', outputMatchSchema, false),

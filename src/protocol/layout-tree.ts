@@ -58,7 +58,7 @@ const splitNode = z.object({
 export const layoutDescriptionSchema = z.object({
   workspace_id: z.string(),
   tab_id: z.string().describe('the tab whose layout this is (§5.3)'),
-  zoomed: z.boolean().describe('always false: a pane is never zoomed'),
+  zoomed: z.boolean().describe('the tab is zoomed: its focused pane fills it (pane.zoom, §5.4)'),
   focused_pane_id: z.string(),
   root: layoutNodeSchema,
 });

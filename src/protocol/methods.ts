@@ -16,6 +16,7 @@ import { AGENT_METHODS } from './methods/agents.js';
 import { APPROVAL_METHODS } from './methods/approvals.js';
 import { INTEGRATION_METHODS } from './methods/integrations.js';
 import { LAYOUT_METHODS } from './methods/layouts.js';
+import { NAVIGATION_METHODS } from './methods/navigation.js';
 import { PANE_DETAIL_METHODS } from './methods/pane-details.js';
 import { PLUGIN_METHODS } from './methods/plugins.js';
 import { RULE_METHODS } from './methods/rules.js';
@@ -263,6 +264,7 @@ export const METHODS = {
   ...APPROVAL_METHODS,
   ...INTEGRATION_METHODS,
   ...LAYOUT_METHODS,
+  ...NAVIGATION_METHODS,
   ...PANE_DETAIL_METHODS,
   ...PLUGIN_METHODS,
   ...RULE_METHODS,

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AGENT_SOURCES, AGENT_STATES, AGENT_STATUSES, READ_SOURCES, RIGHT_CLICK_TARGETS } from './enums.js';
+import { paneScrollInfoSchema } from './pane-scroll.js';
 
 export * from './enums.js';
 
@@ -93,6 +94,7 @@ export const paneInfoSchema = z.object({
   terminal_id: z.string().optional().describe("EXT (herdr current), always sent here: the terminal's identity; here its stable id"),
   terminal_title: z.string().optional().describe('EXT (herdr current): the window title the program set (OSC 0/2)'),
   agent_instance_id: z.string().optional().describe('EXT: the agent occupant\'s id in the agent API (§13.1)'),
+  scroll: paneScrollInfoSchema.optional().describe('EXT (herdr current), always sent here: where its view is scrolled to over its history (pane.scroll, §5.4)'),
   right_click: z.enum(RIGHT_CLICK_TARGETS).optional().describe('EXT, always sent here: where a person\'s right click in the pane goes (pane.input.set, §5.6): `herdr` the viewer\'s (default), `pane` the program\'s'),
   cols: z.number().int().min(1),
   rows: z.number().int().min(1),

@@ -13,7 +13,7 @@ export const paneLayoutSnapshotSchema = z
   .object({
     workspace_id: z.string(),
     tab_id: z.string(),
-    zoomed: z.boolean().describe('always false: a pane is never zoomed'),
+    zoomed: z.boolean().describe('the tab is zoomed: its focused pane fills it (pane.zoom); the rects stay those of the split tree, as herdr\'s'),
     area: paneLayoutRectSchema.describe('the size the panes\' terminals add up to when tiled as the tree says (a headless server has no screen)'),
     focused_pane_id: z.string(),
     panes: z.array(z.object({ pane_id: z.string(), focused: z.boolean(), rect: paneLayoutRectSchema })).describe('layout order; each rect is cut from area by the ratios, not the pane\'s terminal size'),

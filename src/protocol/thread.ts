@@ -245,6 +245,8 @@ export interface ShardRequests {
   /** Types a prompt into the pane's agent, presses Enter as that CLI needs, and answers once it took it or did not. */
   submit: { params: SubmitParams; result: SubmitResult };
   resize: { params: { paneUid: number; cols: number; rows: number }; result: null };
+  /** Moves the pane's view over its history (`pane.scroll`); its position after, and whether it moved. */
+  scroll: { params: { paneUid: number; move: ScrollMove }; result: { changed: boolean; scroll: ScrollPosition } };
   /** Ends the pane's processes (SIGHUP, SIGKILL after a grace) and forgets the pane. */
   close: { params: { paneUid: number }; result: null };
   /** Ends every pane and answers when all have exited (or the grace ran out). */
@@ -306,7 +308,22 @@ export interface PaneUpdate {
   /** The directory of the process in front when it is not the pane's own; null: the pane's own is in front again. */
   foregroundCwd?: string | null;
   title?: string;
+  /** The view's scroll position (`pane_info.scroll`): sent when any of it changed, the history's growth included. */
+  scroll?: ScrollPosition;
 }
+
+/** A pane's scroll position (herdr's PaneScrollInfo, in rows). */
+export interface ScrollPosition {
+  offsetFromBottom: number;
+  maxOffsetFromBottom: number;
+  viewportRows: number;
+}
+
+/** Where `pane.scroll` sends a pane's view: by rows or screens, to an end, or to an offset from the live bottom. */
+export type ScrollMove =
+  | { by: 'lines' | 'pages'; count: number; direction: 'up' | 'down' }
+  | { to: 'top' | 'bottom' }
+  | { offsetFromBottom: number };
 
 export type FromShard =
   | { kind: 'reply'; reqId: number; result: unknown }

@@ -6,7 +6,7 @@
  * CWD_INTERVAL_MS: a flooding pane changes with every batch, and reading its
  * cwd 20 times a second was ~3% of a flooding shard's CPU (100 panes).
  */
-import type { PaneUpdate } from '../protocol/thread.js';
+import type { PaneUpdate, ScrollPosition } from '../protocol/thread.js';
 import type { Clock, Timer } from './clock.js';
 
 /** Pane facts are posted at most this often per shard. */
@@ -21,6 +21,8 @@ export interface FactSource {
   readonly pid: number;
   readonly revision: number;
   readonly title: string;
+  /** Its view's scroll position (scroll-view.ts); absent: not reported. */
+  readonly scroll?: ScrollPosition | undefined;
 }
 
 export interface FactProbes {
@@ -32,6 +34,7 @@ export interface FactProbes {
 interface Sent {
   revision: number;
   title: string;
+  scroll: ScrollPosition | undefined;
   cwd: string | undefined;
   /** The foreground process's directory, when a process other than the pane's own is in front. */
   foregroundCwd: string | undefined;
@@ -58,7 +61,7 @@ export class FactReporter {
   add(pane: FactSource, cwd: string, foreground: () => number | undefined = () => undefined): void {
     this.panes.set(pane.uid, pane);
     this.foregrounds.set(pane.uid, foreground);
-    this.sent.set(pane.uid, { revision: pane.revision, title: pane.title, cwd, foregroundCwd: undefined, cwdReadAt: this.clock.now() });
+    this.sent.set(pane.uid, { revision: pane.revision, title: pane.title, scroll: pane.scroll, cwd, foregroundCwd: undefined, cwdReadAt: this.clock.now() });
     this.sweepTimer ??= this.clock.after(SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
@@ -104,6 +107,11 @@ export class FactReporter {
       update.title = sent.title = pane.title;
       changed = true;
     }
+    const scroll = pane.scroll;
+    if (scroll && !sameScroll(scroll, sent.scroll)) {
+      update.scroll = sent.scroll = scroll;
+      changed = true;
+    }
     let cwd: string | undefined;
     let foregroundCwd: string | undefined;
     if (now - sent.cwdReadAt >= CWD_INTERVAL_MS) {
@@ -132,4 +140,8 @@ export class FactReporter {
     for (const uid of this.panes.keys()) this.touch(uid);
     this.sweepTimer = this.clock.after(SWEEP_INTERVAL_MS, () => this.sweep());
   }
+}
+
+function sameScroll(a: ScrollPosition, b: ScrollPosition | undefined): boolean {
+  return b !== undefined && a.offsetFromBottom === b.offsetFromBottom && a.maxOffsetFromBottom === b.maxOffsetFromBottom && a.viewportRows === b.viewportRows;
 }

@@ -22,6 +22,7 @@ import { createParsing } from './parsing.js';
 import { PtyInput } from './pty-input.js';
 import { readTailAtEnd } from './pty-tail.js';
 import type { ScrollbackCapture } from './scrollback-capture.js';
+import { type ScrollMetrics, type ScrollMove, ScrollView } from './scroll-view.js';
 import { serializeScreen } from './screen-redraw.js';
 import type { RestoredRows } from './persistence/restore-rows.js';
 import { packScreen } from './persistence/screen-rows.js';
@@ -84,6 +85,8 @@ export class Pane {
   private readonly cell: IBufferCell;
   private readonly signals: TerminalSignals;
   private readonly kitty: KittyKeyboard;
+  /** Where a client scrolled the view to (`pane.scroll`); `visible` reads show that view. */
+  private readonly view: ScrollView;
 
   constructor(spec: SpawnParams, private readonly events: PaneEvents, restored?: RestoredRows) {
     this.uid = spec.paneUid;
@@ -95,6 +98,7 @@ export class Pane {
       this.history.push(Buffer.from(restored.marker, 'utf8'), undefined, false);
     }
     ({ term: this.term, cell: this.cell, capture: this.capture, parser: this.parser } = createParsing(spec.cols, spec.rows, this.history));
+    this.view = new ScrollView(this.term, this.history);
     const [file, ...args] = spec.argv;
     this.pty = pty.spawn(file ?? '/bin/sh', args, {
       name: spec.env.TERM ?? 'xterm-256color',
@@ -159,7 +163,7 @@ export class Pane {
     const withStyle = !params.stripAnsi;
     switch (params.source) {
       case 'visible':
-        return { text: readVisible(this.term, withStyle, this.cell), revision: this.revision, truncated: false };
+        return { text: this.view.read(withStyle, this.cell) ?? readVisible(this.term, withStyle, this.cell), revision: this.revision, truncated: false };
       // What the agent checks read (shard-runtime.ts): the screen as plain text, whatever the format.
       case 'detection':
         return { text: readVisible(this.term, false, this.cell), revision: this.revision, truncated: false };
@@ -169,6 +173,17 @@ export class Pane {
         return { text, revision: this.revision, truncated };
       }
     }
+  }
+
+  /** The view's scroll position now (everything read so far included). */
+  get scroll(): ScrollMetrics {
+    return this.view.metrics();
+  }
+
+  /** Moves the view over the history (`pane.scroll`); whether it moved. */
+  scrollView(move: ScrollMove): boolean {
+    this.catchUp();
+    return this.view.move(move);
   }
 
   /** The text between two cells as parsed so far (a client's selection calls `catchUp` first). */

@@ -300,6 +300,11 @@ export class ShardRuntime {
       this.paneOf(params.paneUid).resize(params.cols, params.rows);
       return null;
     },
+    scroll: (params) => {
+      const pane = this.paneOf(params.paneUid);
+      const changed = pane.scrollView(params.move);
+      return { changed, scroll: pane.scroll };
+    },
     close: (params) => {
       this.dropMatchers(params.paneUid);
       this.panes.get(params.paneUid)?.pane.close();

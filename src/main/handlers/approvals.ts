@@ -53,7 +53,7 @@ async function listApprovals({ registry, shards }: Parts, filter: { workspace_id
   const read = await Promise.all(
     blocked.map((pane) =>
       shards
-        .of(pane.workspace)
+        .of(pane)
         .request('menu', { paneUid: pane.uid })
         .then((onScreen) => ({ pane, approval: approval(pane, onScreen) }))
         // A pane that went meanwhile is left out.
@@ -79,7 +79,7 @@ async function answer({ shards }: Parts, pane: PaneRecord, option: string, quest
   const settling = pane.occupant.stateSince + MENU_SETTLE_MS - Date.now();
   if (settling > 0) await new Promise((resolve) => setTimeout(resolve, settling));
   return shards
-    .of(pane.workspace)
+    .of(pane)
     .request('answerMenu', { paneUid: pane.uid, option, questionHash })
     .catch((error: unknown) => shards.refused(pane, error, 'pane_send_failed'));
 }

@@ -26,7 +26,7 @@ const mainFaultParams = z.object({ fault: z.enum(['throw', 'reject']) });
 export function registerDebugHandlers(router: Router, { registry, shards }: { registry: Registry; shards: PaneShards }): void {
   router.registerExtra('debug.shard_fault', shardFaultParams, async (params) => {
     const pane = registry.resolvePane(params.pane_id);
-    const shard = shards.of(pane.workspace);
+    const shard = shards.of(pane);
     await shard.request('fault', { paneUid: pane.uid, fault: params.fault });
     return { type: 'ok', shard_id: shard.id };
   });

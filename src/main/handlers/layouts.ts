@@ -1,4 +1,4 @@
-/** layout.export, layout.apply and session.snapshot (docs/protocol.md §5). */
+/** layout.export and layout.apply (docs/protocol.md §5.2). */
 import { ProtocolError } from '../../protocol/errors.js';
 import type { MethodParams } from '../../protocol/methods.js';
 import { describeLayout } from '../layout-description.js';
@@ -6,17 +6,26 @@ import type { LayoutOperations } from '../operations/layouts.js';
 import type { Registry, TabRecord } from '../registry.js';
 import type { Router } from '../router.js';
 
-const NEW_WORKSPACE_ONLY = 'layout.apply always builds a new workspace; replacing a tab\'s layout is not supported (make a new tab with tab.create, or apply a layout and close the old one)';
-
 export function registerLayoutHandlers(router: Router, { registry, layouts }: { registry: Registry; layouts: LayoutOperations }): void {
   router.register('layout.export', (params) => ({ type: 'layout_export', layout: describeLayout(registry, exportTarget(registry, params)) }));
 
-  router.register('layout.apply', async (params, { batch, afterResponse }) => {
-    if (params.tab_id !== undefined) throw new ProtocolError('invalid_target', `tab_id: ${NEW_WORKSPACE_ONLY}`);
-    if (params.workspace_id !== undefined) throw new ProtocolError('invalid_target', `workspace_id: ${NEW_WORKSPACE_ONLY}`);
-    const request = { root: params.root, label: params.label ?? params.tab_label, focus: params.focus ?? false };
-    const workspace = await layouts.apply(request, batch, afterResponse);
-    return { type: 'layout_apply', layout: describeLayout(registry, workspace.activeTab) };
+  /**
+   * herdr's forms: `tab_id` replaces that tab, `workspace_id` adds a tab to that workspace,
+   * and neither adds one to the active workspace; a 0.2.0 client without either gets a new
+   * workspace, as this server always gave it (docs/protocol.md §5.2).
+   */
+  router.register('layout.apply', async (params, { batch, afterResponse, dialect }) => {
+    if (params.tab_id !== undefined && params.workspace_id !== undefined) throw new ProtocolError('invalid_target', 'name tab_id (a tab to replace) or workspace_id (a workspace to add a tab to), not both');
+    const focus = params.focus ?? false;
+    if (params.tab_id === undefined && params.workspace_id === undefined && dialect === '0.2.0') {
+      const workspace = await layouts.apply({ root: params.root, label: params.label ?? params.tab_label, focus }, batch, afterResponse);
+      return { type: 'layout_apply', layout: describeLayout(registry, workspace.activeTab) };
+    }
+    const replace = params.tab_id === undefined ? undefined : registry.resolveTab(params.tab_id);
+    const workspace = replace?.workspace ?? (params.workspace_id === undefined ? registry.activeWorkspace : registry.resolveWorkspace(params.workspace_id));
+    if (!workspace) throw new ProtocolError('workspace_not_found', 'no workspace is open: name workspace_id or tab_id, or create a workspace first');
+    const tab = await layouts.applyToTab({ root: params.root, label: params.tab_label ?? params.label, focus }, { workspace, replace }, batch, afterResponse);
+    return { type: 'layout_apply', layout: describeLayout(registry, tab) };
   });
 }
 

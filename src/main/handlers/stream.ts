@@ -12,7 +12,7 @@ export function registerStreamHandlers(router: Router, { registry, shards, strea
     connection.stopReading();
     try {
       const pane = registry.resolvePane(params.pane_id);
-      const shard = shards.of(pane.workspace);
+      const shard = shards.of(pane);
       const { stream, first } = streams.open(pane, shard, connection);
       const screen = await first.catch((error: unknown) => {
         stream.close();

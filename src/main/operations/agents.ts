@@ -88,7 +88,7 @@ export class AgentOperations {
   async explain(target: string): Promise<AgentExplanationInfo> {
     const { pane } = this.resolve(target);
     const explanation = await this.parts.shards
-      .of(pane.workspace)
+      .of(pane)
       .request('explain', { paneUid: pane.uid })
       .catch((error: unknown) => this.parts.shards.refused(pane, error, 'pane_not_found'));
     return explanationInfo(pane, explanation);

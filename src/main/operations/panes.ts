@@ -8,9 +8,10 @@ import { ProtocolError } from '../../protocol/errors.js';
 import { type ResolvedKey, resolveKey } from '../../protocol/keys.js';
 import type { PaneRead } from '../../protocol/objects.js';
 import type { ReadWindow } from '../../protocol/read-window.js';
-import type { ClearAuthority, HookReport, ReadResult, SubmitResult } from '../../protocol/thread.js';
+import type { ClearAuthority, HookReport, ReadResult, ScrollMove, SubmitResult } from '../../protocol/thread.js';
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents } from '../focus-events.js';
+import { addLayoutUpdated } from '../layout-events.js';
 import { currentPaneIds, errorNaming, paneIds, paneMeta, tabStableId, withCurrentView } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
@@ -45,6 +46,7 @@ export class PaneOperations {
     const pane = this.registry.addSplitPane(target, key, request.direction, facts, request.focus, request.ratio);
     pane.label = request.label;
     batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
+    addLayoutUpdated(this.registry, pane.tab, batch);
     addFocusEvents(this.registry, focusBefore, batch);
     return pane;
   }
@@ -55,7 +57,7 @@ export class PaneOperations {
 
   async read(pane: PaneRecord, window: ReadWindow): Promise<PaneRead> {
     const result = await this.shards
-      .of(pane.workspace)
+      .of(pane)
       .request('read', { paneUid: pane.uid, ...window })
       .catch((error: unknown) => this.shards.refused(pane, error, 'pane_not_found'));
     return this.paneRead(pane, window, result);
@@ -82,7 +84,7 @@ export class PaneOperations {
       return key;
     });
     await this.shards
-      .of(pane.workspace)
+      .of(pane)
       .request('input', { paneUid: pane.uid, text, keys, paste })
       .catch((error: unknown) => this.shards.refused(pane, error, 'pane_send_failed'));
   }
@@ -90,14 +92,24 @@ export class PaneOperations {
   /** Types a prompt into the pane's agent and presses Enter as that CLI takes it (workers/agents/prompt-submission.ts). */
   submit(pane: PaneRecord, text: string, stallMs: number): Promise<SubmitResult> {
     return this.shards
-      .of(pane.workspace)
+      .of(pane)
       .request('submit', { paneUid: pane.uid, text, stallMs })
       .catch((error: unknown) => this.shards.refused(pane, error, 'pane_send_failed'));
   }
 
+  /** Moves the pane's view over its history (docs/protocol.md §5.4); the cached position follows. */
+  async scroll(pane: PaneRecord, move: ScrollMove): Promise<boolean> {
+    const { changed, scroll } = await this.shards
+      .of(pane)
+      .request('scroll', { paneUid: pane.uid, move })
+      .catch((error: unknown) => this.shards.refused(pane, error, 'pane_not_found'));
+    pane.scroll = scroll;
+    return changed;
+  }
+
   async resize(pane: PaneRecord, cols: number, rows: number): Promise<void> {
     await this.shards
-      .of(pane.workspace)
+      .of(pane)
       .request('resize', { paneUid: pane.uid, cols, rows })
       .catch((error: unknown) => this.shards.refused(pane, error, 'pane_not_found'));
     pane.cols = cols;
@@ -110,10 +122,10 @@ export class PaneOperations {
    * once, whatever the shard is busy with.
    */
   reportAgent(pane: PaneRecord, report: HookReport): void {
-    void this.shards.of(pane.workspace).request('hook', report).catch(() => undefined);
+    void this.shards.of(pane).request('hook', report).catch(() => undefined);
   }
 
   clearAgentAuthority(pane: PaneRecord, request: ClearAuthority): void {
-    void this.shards.of(pane.workspace).request('clearAuthority', request).catch(() => undefined);
+    void this.shards.of(pane).request('clearAuthority', request).catch(() => undefined);
   }
 }

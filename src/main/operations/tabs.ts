@@ -7,6 +7,7 @@ import { ProtocolError } from '../../protocol/errors.js';
 import { lookedAt } from '../agents/agent-status.js';
 import type { EventBatch } from '../event-hub.js';
 import { addFocusEvents, withFocusEvents } from '../focus-events.js';
+import { addLayoutUpdated } from '../layout-events.js';
 import { errorNaming, paneMeta, tabRef, workspaceMeta } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
@@ -38,6 +39,7 @@ export class TabOperations {
     const tab = this.registry.addTab(workspace, tabUid, key, facts, request);
     batch.add('tab_created', { tab: tabInfo(this.registry, tab) }, workspaceMeta(workspace));
     for (const pane of this.registry.tabPanes(tab)) batch.add('pane_created', { pane: paneInfo(this.registry, pane) }, paneMeta(pane));
+    addLayoutUpdated(this.registry, tab, batch);
     addFocusEvents(this.registry, focusBefore, batch);
     return tab;
   }

@@ -8,6 +8,7 @@ import type { WorkspaceWorktree } from '../../protocol/objects.js';
 import type { EventBatch } from '../event-hub.js';
 import { lookedAt } from '../agents/agent-status.js';
 import { withFocusEvents } from '../focus-events.js';
+import { addLayoutUpdated } from '../layout-events.js';
 import { paneMeta, paneRef, tabRef, workspaceMeta, workspaceRef } from '../ids.js';
 import type { PaneRemoval } from '../pane-removal.js';
 import type { PaneShards } from '../pane-shards.js';
@@ -29,6 +30,7 @@ export function addCreatedEvents(registry: Registry, workspace: WorkspaceRecord,
   for (const tab of workspace.tabs) batch.add('tab_created', { tab: tabInfo(registry, tab) }, meta);
   if (focusMoved) batch.add('tab_focused', tabRef(workspace.activeTab), meta);
   for (const pane of registry.panesInLayoutOrder(workspace)) batch.add('pane_created', { pane: paneInfo(registry, pane) }, paneMeta(pane));
+  for (const tab of workspace.tabs) addLayoutUpdated(registry, tab, batch);
   const focused = registry.focusedPaneOf(workspace);
   if (focusMoved && focused) batch.add('pane_focused', paneRef(focused), paneMeta(focused));
 }

@@ -91,7 +91,9 @@ export function keptTabs(workspace: SavedWorkspace, kept: ReadonlySet<number>): 
     const order = layoutOrder(layout);
     for (const uid of order) tabOfPane.set(uid, tab.uid);
     const focusedPaneUid = kept.has(tab.focusedPaneUid) && order.includes(tab.focusedPaneUid) ? tab.focusedPaneUid : (order[0] as number);
-    tabs.push({ uid: tab.uid, label: tab.label, layout, focusedPaneUid });
+    // A zoom stays only on the tree it was made on (a pane that did not come back ends it, as a close does).
+    const zoomed = tab.zoomed === true && order.length === layoutOrder(tab.layout).length;
+    tabs.push({ uid: tab.uid, label: tab.label, layout, focusedPaneUid, zoomed });
   }
   // A pane no saved layout held (a damaged file) still gets a place: a tab of its own.
   let nextUid = Math.max(0, ...saved.map((tab) => tab.uid)) + 1;

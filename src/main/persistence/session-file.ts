@@ -58,7 +58,14 @@ const savedPaneSchema = z.object({
 });
 export type SavedPane = z.output<typeof savedPaneSchema>;
 
-const savedTabSchema = z.object({ uid, label: z.string().optional(), focusedPaneUid: uid, layout: layoutSchema });
+const savedTabSchema = z.object({
+  uid,
+  label: z.string().optional(),
+  focusedPaneUid: uid,
+  layout: layoutSchema,
+  /** Its focused pane fills it (pane.zoom); absent in an older file: not zoomed. */
+  zoomed: z.boolean().optional(),
+});
 export type SavedTab = z.output<typeof savedTabSchema>;
 
 const savedWorkspaceSchema = z.object({

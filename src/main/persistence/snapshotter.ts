@@ -118,7 +118,7 @@ export class Snapshotter {
         label: workspace.customLabel,
         focusedPaneUid: workspace.tabs[0]?.focusedPaneUid ?? workspace.activeTab.focusedPaneUid,
         layout: workspace.tabs[0]?.layout ?? workspace.activeTab.layout,
-        tabs: workspace.tabs.map((tab) => ({ uid: tab.uid, label: tab.customLabel, focusedPaneUid: tab.focusedPaneUid, layout: tab.layout })),
+        tabs: workspace.tabs.map((tab) => ({ uid: tab.uid, label: tab.customLabel, focusedPaneUid: tab.focusedPaneUid, layout: tab.layout, ...(tab.zoomed ? { zoomed: true } : {}) })),
         activeTabUid: workspace.activeTab.uid,
         nextPaneNumber: workspace.nextPaneNumber,
         worktree: workspace.worktree,

@@ -30,7 +30,7 @@ export function watchOutput(
   match: MatchSpec,
   on: { matched(result: OutputMatch): void; gone?(): void; ready?(): void },
 ): () => void {
-  const { matcherId, ready } = parts.matchers.add(pane, parts.shards.of(pane.workspace), { ...window, pattern: match }, {
+  const { matcherId, ready } = parts.matchers.add(pane, parts.shards.of(pane), { ...window, pattern: match }, {
     changed(change) {
       if (!change.matched) return;
       const read = parts.panes.paneRead(pane, window, change.read);

@@ -18,11 +18,11 @@ export const LAYOUT_METHODS = {
   'layout.apply': {
     params: z.object({
       root: layoutTreeParam,
-      label: optional(label).describe('the new workspace\'s label'),
-      tab_label: optional(label).describe('herdr\'s name for label (label wins)'),
+      label: optional(label).describe('a new workspace\'s label (without tab_id and workspace_id, in the 0.2.0 dialect)'),
+      tab_label: optional(label).describe('the new tab\'s label (a new workspace: its label, unless label is given)'),
       focus: optional(z.boolean()),
-      workspace_id: optional(workspaceId).describe('refused (invalid_target): layout.apply always builds a new workspace'),
-      tab_id: optional(z.string()).describe('refused (invalid_target): layout.apply always builds a new workspace'),
+      workspace_id: optional(workspaceId).describe('build a new tab in this workspace (§5.2)'),
+      tab_id: optional(z.string()).describe('replace this tab: a new tab is built in its workspace and the old one closes (§5.2)'),
     }),
     result: z.object({ type: z.literal('layout_apply'), layout: layoutDescriptionSchema }),
     changesState: true,
