@@ -41,7 +41,7 @@ export function registerPaneExtraHandlers(router: Router, { registry, shards }: 
   router.register('pane.selection.read', async (params) => {
     const pane = registry.resolvePane(params.pane_id);
     const result = await shards
-      .of(pane.workspace)
+      .of(pane)
       .request('selection', { paneUid: pane.uid, start: params.start, end: params.end, block: params.mode === 'block' })
       .catch((error: unknown) => shards.refused(pane, error, 'pane_not_found'));
     pane.revision = Math.max(pane.revision, result.revision);
