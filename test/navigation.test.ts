@@ -535,6 +535,22 @@ describe('layout and navigation', () => {
     }
     assert.equal((await server.call('pane.get', { pane_id: pane })).pane.scroll?.offset_from_bottom, 103, 'no refusal moved the view');
     await server.call('workspace.close', { workspace_id: workspace.stable_id });
+
+    // A program that erases the history (CSI 3 J) brings the view back to the live bottom, for good.
+    const { workspace: erasing } = await server.call('workspace.create', {
+      cwd: server.dir,
+      cols: 40,
+      rows: 10,
+      command: ['sh', '-c', 'seq 1 50; read line; printf "\\033[3J"; seq 51 80; exec sleep 600'],
+    });
+    const eraser = `${erasing.stable_id}:p1`;
+    await readUntil(server, eraser, (text) => /^50$/m.test(text));
+    assert.equal((await server.call('pane.scroll', { pane_id: eraser, to: 'top' })).scroll.scroll.offset_from_bottom, 41);
+    await server.call('pane.send_text', { pane_id: eraser, text: '\n' });
+    await readUntil(server, eraser, (text) => /^80$/m.test(text));
+    await eventually(async () => (await server.call('pane.get', { pane_id: eraser })).pane.scroll?.offset_from_bottom === 0, 'the view back at the bottom');
+    assert.equal((await server.call('pane.read', { pane_id: eraser, source: 'visible' })).read.text, rows(72, 80));
+    await server.call('workspace.close', { workspace_id: erasing.stable_id });
   });
 });
 

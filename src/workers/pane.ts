@@ -320,7 +320,10 @@ export class Pane {
     const parser = this.term.parser;
     // A program's own CSI 3 J (`clear`) erases the history too, as it erases a terminal's scrollback.
     parser.registerCsiHandler({ final: 'J' }, (params) => {
-      if (params[0] === 3) this.history.clear();
+      if (params[0] === 3) {
+        this.history.clear();
+        this.view.reset();
+      }
       return false; // xterm erases as usual
     });
     // A full reset replaces xterm's buffers: copy what scrolled off before it goes.

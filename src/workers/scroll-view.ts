@@ -43,7 +43,14 @@ export class ScrollView {
   get offset(): number {
     if (this.anchor === undefined || this.alternate) return 0;
     const offset = this.history.dropped + this.history.length - this.anchor;
+    // Its rows went back onto a taller screen: the view is the live one again, and follows it.
+    if (offset <= 0) this.anchor = undefined;
     return Math.min(this.maxOffset, Math.max(0, offset));
+  }
+
+  /** The history was erased (`CSI 3 J`): nothing is left to be scrolled back to. */
+  reset(): void {
+    this.anchor = undefined;
   }
 
   metrics(): ScrollMetrics {
