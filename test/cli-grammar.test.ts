@@ -228,9 +228,9 @@ describe('herdr\'s current CLI grammar', () => {
       assert.equal((await herdr('pane', 'close', split.stable_id)).code, 0);
     });
 
-    it('pane current: $HERDR_PANE_ID, --pane, else the focused pane, as pane.get\'s answer', async () => {
+    it('pane current: $HERDR_PANE_ID, --pane, else the focused pane, as herdr\'s pane.current answer', async () => {
       const fromEnv = json((await run(server, ['pane', 'current'], { env: { HERDR_PANE_ID: first } })).stdout);
-      assert.deepEqual([fromEnv.id, fromEnv.result?.type, fromEnv.result?.pane.stable_id], ['cli:pane:current', 'pane_info', first]);
+      assert.deepEqual([fromEnv.id, fromEnv.result?.type, fromEnv.result?.pane.stable_id], ['cli:pane:current', 'pane_current', first]);
       assert.equal(json((await herdr('pane', 'current', '--pane', first)).stdout).result?.pane.stable_id, first);
       const focused = json((await herdr('pane', 'current')).stdout);
       assert.equal(focused.result?.pane.focused, true);
