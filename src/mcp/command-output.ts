@@ -15,8 +15,11 @@ const { Terminal } = xtermHeadless;
 const { Unicode11Addon } = unicode11;
 type Emulator = InstanceType<typeof Terminal>;
 
-/** What a mark says: the command's output starts here, or the command ended here with an exit code. */
-export type Mark = { kind: 'start' } | { kind: 'end'; exitCode: number | null };
+/**
+ * What a mark says: the command's output starts here, the command ended here with an exit code,
+ * or the shell's next prompt is drawn and it reads input again (OSC 133 `B`).
+ */
+export type Mark = { kind: 'start' } | { kind: 'end'; exitCode: number | null } | { kind: 'ready' };
 
 /** Reads an OSC's payload (what lies between `ESC ]` and its terminator): a mark, or not one. */
 export type MarkReader = (payload: string) => Mark | undefined;
@@ -114,9 +117,11 @@ export interface Drawn {
 
 /**
  * The output between the start mark and the end, in an emulator of the pane's size whose
- * history holds `lines` rows. Before a start mark (`provisional`), the bytes after the typed
- * line's own echo (its newline) stand in: a shell sends no `C` for a line it could not parse,
- * and the error it prints is the output then.
+ * history holds `lines` rows. Before a start mark, with `echoOf` (a shell's own integration,
+ * which sends no `C` for a line it could not parse), everything after the typing is kept, and
+ * the output is what follows the last line that shows the typed line: the error the shell
+ * printed. (The line may show twice: echoed by the terminal before the shell's line editor
+ * took over, then by the editor after its prompt.)
  */
 export class OutputCapture {
   private term: Emulator | undefined;
@@ -127,19 +132,14 @@ export class OutputCapture {
     private cols: number,
     private rows: number,
     private readonly lines: number,
-    /** Without a start mark of its own (a shell's integration), the output begins after the echo. */
-    private readonly provisional: boolean,
-  ) {}
+    /** The line typed, where the output may have to be found after its echo. */
+    private readonly echoOf: string | undefined,
+  ) {
+    if (echoOf !== undefined) this.begin('provisional');
+  }
 
   /** Bytes the pane's program wrote, marks taken out. */
   write(bytes: Uint8Array): void {
-    if (this.started === 'no') {
-      if (!this.provisional) return;
-      const newline = bytes.indexOf(NEWLINE);
-      if (newline < 0) return;
-      this.begin('provisional');
-      bytes = bytes.subarray(newline + 1);
-    }
     this.term?.write(Uint8Array.from(bytes));
   }
 
@@ -161,7 +161,7 @@ export class OutputCapture {
   resync(cols: number, rows: number, snapshot: string): void {
     this.cols = cols;
     this.rows = rows;
-    this.begin(this.started === 'no' ? 'provisional' : this.started);
+    this.begin(this.started === 'mark' ? 'mark' : 'provisional');
     this.cut = true;
     this.term?.write(snapshot);
   }
@@ -180,9 +180,15 @@ export class OutputCapture {
       if (line.isWrapped && logical.length > 0) logical[logical.length - 1] += text;
       else logical.push(text);
     }
-    const trimmed = logical.map((text) => text.trimEnd());
+    let trimmed = logical.map((text) => text.trimEnd());
     while (trimmed.length > 0 && trimmed.at(-1) === '') trimmed.pop();
-    // The emulator's history was full: rows went before the first one left.
+    if (this.started === 'provisional' && this.echoOf !== undefined) {
+      const echo = this.echoOf.trimEnd();
+      let at = trimmed.length - 1;
+      while (at >= 0 && !(trimmed[at] ?? '').endsWith(echo)) at--;
+      trimmed = trimmed.slice(at + 1);
+    }
+    // The emulator's history was full: rows went before the first one left (and with them, maybe, the echo).
     const full = buffer.length >= this.rows + this.lines;
     const kept = trimmed.slice(-this.lines);
     term.dispose();

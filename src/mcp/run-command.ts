@@ -39,7 +39,20 @@ export interface RunOptions {
   lines: number;
   /** The shell marks commands with OSC 133 (default: it reported an exit code before, `last_exit_code`). */
   marked?: boolean;
+  /**
+   * The shell marks its prompt's end with OSC 133 `B` (run_command's scratch shells): the answer
+   * waits for it, so that the next command is typed into the shell's line editor, not echoed by
+   * the terminal before the prompt is drawn.
+   */
+  marksInput?: boolean;
 }
+
+/**
+ * How long an ended command's answer waits for the shell's next prompt (`B`) at most: it comes at
+ * once, but a shell starved of the CPU in a busy fleet draws it late, and a line typed before it
+ * would be echoed twice on the pane (by the terminal, then by the line editor).
+ */
+const READY_WAIT_MS = 5_000;
 
 /** `'…'` for a POSIX shell: every byte as it is. */
 function quoted(text: string): string {
@@ -54,6 +67,7 @@ const endMark = (nonce: string, code: string) => `printf '\\033]${OWN_MARK}end;%
 /** The marks of one command: the shell's OSC 133 (`marked`) or ours with its nonce; never both. */
 function markReader(marked: boolean, nonce: string): (payload: string) => Mark | undefined {
   return (payload) => {
+    if (payload === '133;B' || payload.startsWith('133;B;')) return { kind: 'ready' };
     if (marked) {
       if (payload === '133;C' || payload.startsWith('133;C;')) return { kind: 'start' };
       const end = /^133;D(?:;(-?\d{1,10}))?(?:;|$)/.exec(payload);
@@ -73,7 +87,7 @@ export async function runCommand(client: HerdrClient, pane: PaneInfo, options: R
   const marked = options.marked ?? pane.last_exit_code !== undefined;
   const nonce = randomBytes(6).toString('hex');
   const line = marked ? options.command : `${startMark(nonce)}; eval ${quoted(options.command)}; ${endMark(nonce, '"$?"')}`;
-  const ran = await typeAndFollow(client, pane.stable_id, line, markReader(marked, nonce), marked, options);
+  const ran = await typeAndFollow(client, pane.stable_id, line, markReader(marked, nonce), { ...options, echoOf: marked ? line : undefined, waitReady: marked && options.marksInput === true });
   return { pane: pane.stable_id, exit_code: ran.exitCode, output: ran.text, truncated: ran.truncated, via: ran.exited ? 'exit' : marked ? 'osc133' : 'marker' };
 }
 
@@ -94,12 +108,12 @@ async function typeAndFollow(
   paneId: string,
   line: string,
   marks: (payload: string) => Mark | undefined,
-  provisional: boolean,
-  options: { timeoutMs: number; lines: number },
+  options: { timeoutMs: number; lines: number; echoOf: string | undefined; waitReady: boolean },
 ): Promise<Followed> {
   const stream = await client.stream(paneId, { look: false, id: 'run_command' });
-  const capture = new OutputCapture(stream.started.cols, stream.started.rows, options.lines, provisional);
+  const capture = new OutputCapture(stream.started.cols, stream.started.rows, options.lines, options.echoOf);
   let end: { exitCode: number | null; exited: boolean } | undefined;
+  let ready = false;
   const scanner = new MarkScanner(
     marks,
     // What follows the end (the next prompt) is not the command's.
@@ -107,8 +121,9 @@ async function typeAndFollow(
       if (!end) capture.write(bytes);
     },
     (mark) => {
-      if (end) return;
-      if (mark.kind === 'start') capture.start();
+      if (mark.kind === 'ready') ready = end !== undefined;
+      else if (end) return;
+      else if (mark.kind === 'start') capture.start();
       else end = { exitCode: mark.exitCode, exited: false };
     },
   );
@@ -117,6 +132,7 @@ async function typeAndFollow(
     timedOut = true;
     stream.close();
   }, options.timeoutMs);
+  let readyTimer: NodeJS.Timeout | undefined;
   try {
     await client.call('pane.send_input', { pane_id: paneId, text: line, keys: ['Enter'] });
     for await (const event of stream) {
@@ -125,10 +141,13 @@ async function typeAndFollow(
       // Output was dropped: an end mark in it is lost too, and the wait runs to its timeout.
       else if (event.event === 'pane.resync') capture.resync(event.data.cols, event.data.rows, event.data.snapshot);
       else if (event.event === 'pane.exited') end = { exitCode: event.data.exit_code ?? null, exited: true };
-      if (end) break;
+      if (end && (end.exited || !options.waitReady || ready)) break;
+      // Ended: the shell's prompt follows at once; a shell that never marks it is not waited on long.
+      if (end) readyTimer ??= setTimeout(() => stream.close(), READY_WAIT_MS);
     }
   } finally {
     clearTimeout(timer);
+    clearTimeout(readyTimer);
     stream.close();
   }
   if (!end && timedOut) {
@@ -149,7 +168,7 @@ const INTEGRATIONS: Record<string, (nonce: string) => string> = {
       'if ((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 404)); then ' +
         "__herdr_prompt() { local code=$?; printf '\\033]133;D;%s\\007\\033]133;A\\007' \"$code\"; }; " +
         'PROMPT_COMMAND="__herdr_prompt${PROMPT_COMMAND:+;$PROMPT_COMMAND}"; ' +
-        "PS0=\"${PS0-}\"'\\033]133;C\\007'; __herdr_ok=1; fi",
+        "PS0=\"${PS0-}\"'\\033]133;C\\007'; PS1=\"${PS1-}\"'\\[\\033]133;B\\007\\]'; __herdr_ok=1; fi",
       'history -d $HISTCMD 2>/dev/null',
       `printf '\\033[H\\033[2J\\033[3J'; ${startMark(nonce)}; ${endMark(nonce, '"$__herdr_ok"')}; unset __herdr_ok`,
     ].join('; '),
@@ -159,6 +178,7 @@ const INTEGRATIONS: Record<string, (nonce: string) => string> = {
       "__herdr_preexec() { printf '\\033]133;C\\007'; }",
       'precmd_functions=(__herdr_precmd $precmd_functions)',
       'preexec_functions+=(__herdr_preexec)',
+      "PS1=\"${PS1-}\"$'%{\\033]133;B\\007%}'",
       'setopt histignorespace',
       `printf '\\033[H\\033[2J\\033[3J'; ${startMark(nonce)}; ${endMark(nonce, '1')}`,
     ].join('; '),
@@ -180,7 +200,7 @@ export async function markCommands(client: HerdrClient, pane: PaneInfo, timeoutM
   if (!integration) return false;
   const nonce = randomBytes(6).toString('hex');
   try {
-    const set = await typeAndFollow(client, pane.stable_id, integration(nonce), markReader(false, nonce), false, { timeoutMs, lines: 1 });
+    const set = await typeAndFollow(client, pane.stable_id, integration(nonce), markReader(false, nonce), { timeoutMs, lines: 1, echoOf: undefined, waitReady: true });
     if (set.exited) throw new ToolError('pane_exited', `the new shell in ${pane.stable_id} ended at once (exit ${set.exitCode ?? '?'})`);
     return set.exitCode === 1;
   } catch (error) {

@@ -11,10 +11,11 @@ import type { PaneInfo } from '../protocol/objects.js';
 import type { Host } from './host.js';
 import { markCommands } from './run-command.js';
 
-/** A scratch shell, and whether it marks its commands (OSC 133) since it was made. */
+/** A scratch shell, whether it marks its commands (OSC 133), and its prompt's end (`B`: one given the integration). */
 export interface Scratch {
   pane: PaneInfo;
   marked: boolean;
+  marksInput: boolean;
 }
 
 export class ScratchPanes {
@@ -29,7 +30,7 @@ export class ScratchPanes {
     const free = fresh ? [] : (this.free.get(key) ?? []);
     for (let id = free.pop(); id !== undefined; id = free.pop()) {
       const pane = await this.atPrompt(host, id, place.cwd);
-      if (pane) return { pane, marked: this.marks(host, pane) };
+      if (pane) return { pane, marked: this.marks(host, pane), marksInput: this.marksInput(host, pane) };
       this.marking.delete(this.idOf(host, id));
     }
     const { workspace } = await host.client.call('workspace.create', { focus: false, label: 'run_command', ...place });
@@ -38,12 +39,17 @@ export class ScratchPanes {
     if (!pane) throw new Error(`workspace ${workspace.stable_id} has no pane`);
     const marked = await markCommands(host.client, pane, timeoutMs);
     if (marked) this.marking.add(this.idOf(host, pane.stable_id));
-    return { pane, marked };
+    return { pane, marked, marksInput: marked };
   }
 
   /** The pane's shell marks its commands: it reported an exit code, or it is a scratch shell given the integration. */
   marks(host: Host, pane: PaneInfo): boolean {
     return pane.last_exit_code !== undefined || this.marking.has(this.idOf(host, pane.stable_id));
+  }
+
+  /** The pane is a scratch shell given the integration, whose prompt ends with OSC 133 `B`. */
+  marksInput(host: Host, pane: PaneInfo): boolean {
+    return this.marking.has(this.idOf(host, pane.stable_id));
   }
 
   /** Its shell ended (an `exit` in its command): it is never lent again. */

@@ -58,16 +58,18 @@ export function registerRunCommand(server: McpServer, context: McpContext): void
         const timeoutMs = timeout_ms ?? DEFAULT_TIMEOUT_MS;
         let pane: PaneInfo;
         let marked: boolean;
+        let marksInput: boolean;
         let scratchKey: string | undefined;
         if (target.id === undefined) {
-          ({ pane, marked } = await context.scratch.take(host, place, new_pane === true, timeoutMs));
+          ({ pane, marked, marksInput } = await context.scratch.take(host, place, new_pane === true, timeoutMs));
           scratchKey = context.scratch.keyOf(host, place.cwd);
         } else {
           pane = (await host.client.call('pane.get', { pane_id: target.id })).pane;
           marked = context.scratch.marks(host, pane);
+          marksInput = context.scratch.marksInput(host, pane);
           scratchKey = context.scratch.withdraw(host, pane);
         }
-        const options = { command, timeoutMs, lines: lines ?? DEFAULT_LINES, marked };
+        const options = { command, timeoutMs, lines: lines ?? DEFAULT_LINES, marked, marksInput };
         const ran = await withProgress(extra, 'waiting for the command to end', () => runCommand(host.client, pane, options));
         // Ended: the next command without pane_id may use it (one that timed out threw, and keeps its pane);
         // a shell the command ended is gone, and the next command gets a new one.
