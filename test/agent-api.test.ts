@@ -91,6 +91,47 @@ describe('the agent API', () => {
     await server.call('pane.close', { pane_id: agent.pane_id });
   });
 
+  it('a prompt without a wait answers a receipt: the turn, and the status from before it named so, never taken for the result', async () => {
+    const agent = await startFake('lima');
+    // Its last turn finished and nobody read it: done, as the next prompt comes.
+    await server.call('agent.prompt', { target: 'lima', text: 'work 50 first', wait: { timeout_ms: 10_000 } });
+    const receipt = await server.call('agent.prompt', { target: 'lima', text: 'work 1500 second' });
+    assert.equal(receipt.turn.state, 'sent', 'written, nothing of it seen yet');
+    // herdr's field stays what herdr's clients read (the agent as the prompt was taken) and says so beside it.
+    assert.deepEqual([receipt.agent.agent_status, receipt.agent_status_at_submission], ['done', 'done']);
+    assert.equal(receipt.turn.outcome, undefined, 'no result in a receipt');
+    // The result is the turn's, once it finished: the agent worked on it first.
+    await eventually(async () => (await server.call('agent.turn.get', { turn_id: receipt.turn.turn_id })).turn.state === 'finished', 'the turn finished', 10_000);
+    const finished = (await server.call('agent.turn.get', { turn_id: receipt.turn.turn_id })).turn;
+    assert.ok(finished.started_at !== undefined && finished.started_at > receipt.turn.created_at, 'it started after the receipt');
+    // Queued behind a running turn: the status at submission is the reason it waits.
+    await server.call('agent.prompt', { target: 'lima', text: 'work 1500 third' });
+    await eventually(async () => (await server.call('agent.get', { target: 'lima' })).agent.agent_status === 'working', 'lima works on the third');
+    const queued = await server.call('agent.prompt', { target: 'lima', text: 'work 10 fourth' });
+    assert.deepEqual([queued.turn.state, queued.turn.position, queued.agent_status_at_submission], ['queued', 0, 'working']);
+    // A wait's answer is the result: no status-at-submission beside it; a keyed retry answers the turn as it is now.
+    const waited = await server.call('agent.prompt', { target: 'lima', text: 'work 10 fifth', key: 'k5', wait: { timeout_ms: 20_000 } });
+    assert.deepEqual([waited.turn.state, waited.agent_status_at_submission], ['finished', undefined]);
+    const retried = await server.call('agent.prompt', { target: 'lima', text: 'work 10 fifth', key: 'k5' });
+    assert.deepEqual([retried.turn.turn_id, retried.agent_status_at_submission], [waited.turn.turn_id, undefined]);
+    // The CLI's answer on a pipe is the server's, with the receipt's status named for what it is.
+    const printed = JSON.parse((await cli('agent', 'prompt', 'lima', 'work', '10', 'sixth')).stdout) as { result: { turn: { state: string }; agent: AgentInfo; agent_status_at_submission?: string } };
+    assert.deepEqual([printed.result.turn.state, printed.result.agent_status_at_submission], ['sent', printed.result.agent.agent_status]);
+    // At a terminal, a person reads the receipt: the turn, and no status that could pass for its outcome.
+    await eventually(async () => (await server.call('agent.get', { target: 'lima' })).agent.agent_status === 'done', 'lima done with the sixth', 10_000);
+    const terminal = new CliTerminal(['agent', 'prompt', 'lima', 'work', '10', 'seventh', '--socket', server.socketPath], { cwd: server.dir, env: { HERDR_PANE_ID: '' } });
+    try {
+      assert.equal(await terminal.exited, 0);
+      await eventually(async () => /turn t\d+/.test(await terminal.screen()), 'the sentence');
+      const screen = (await terminal.screen()).trim();
+      assert.match(screen, /^prompt sent to lima as turn t\d+/);
+      assert.doesNotMatch(screen, /\b(done|idle|finished)\b/);
+    } finally {
+      terminal.kill();
+    }
+    await server.call('pane.close', { pane_id: agent.pane_id });
+  });
+
   it('focus and attach are looks too: a done agent focused is idle and focused, its workspace active', async () => {
     const first = await startFake('juliet');
     const second = await startFake('kilo');

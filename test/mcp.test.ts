@@ -120,6 +120,12 @@ describe('herdr mcp', () => {
     const charlie = await startFake('charlie');
     const { agent, turn } = await ok<{ agent: AgentOut; turn: { state: string; outcome?: string } }>('prompt_agent', { target: 'charlie', text: 'work 50', wait: true });
     assert.deepEqual([agent.status, turn.state, turn.outcome], ['done', 'finished', 'done']);
+    // Without a wait the answer is a receipt: its text never gives the status from before the prompt as the result.
+    const receipt = await tool('prompt_agent', { target: 'charlie', text: 'work 50' });
+    const structured = receipt.structuredContent as { agent: AgentOut; turn: { turn_id: string; state: string }; agent_status_at_submission?: string };
+    assert.deepEqual([structured.turn.state, structured.agent_status_at_submission], ['sent', 'done']);
+    assert.equal(receipt.content[0]?.text, `charlie: prompt sent as turn ${structured.turn.turn_id}; no result yet (before it, charlie was done)`);
+    await ok('wait_agents', { targets: ['charlie'], until: ['working'], timeout_ms: 10_000 });
     const read = await ok<{ text: string }>('read_pane', { target: 'charlie', lines: 3 });
     assert.ok(read.text.trimEnd().split('\n').length <= 3, read.text);
     await ok('close', { pane_id: charlie.pane });

@@ -43,8 +43,8 @@ export function registerAgentHandlers(router: Router, core: Pick<ServerCore, 're
 
   router.register('agent.prompt', async (params, { connection }) => {
     const wait = params.wait ? { until: params.wait.until ?? [], timeoutMs: params.wait.timeout_ms ?? undefined } : undefined;
-    const { agent, turn } = await promptAgent(core, agents, { target: params.target, text: params.text, wait, stallMs: params.stall_ms, key: params.key }, connection);
-    return { type: 'agent_prompted', agent, turn };
+    const { agent, turn, atSubmission } = await promptAgent(core, agents, { target: params.target, text: params.text, wait, stallMs: params.stall_ms, key: params.key }, connection);
+    return { type: 'agent_prompted', agent, turn, ...(atSubmission === undefined ? {} : { agent_status_at_submission: atSubmission }) };
   });
 
   router.register('agent.turn.get', (params) => ({ type: 'agent_turn', turn: core.turns.info(core.turns.get(params.turn_id)) }));

@@ -33,7 +33,7 @@ export async function promptAgent(
   agents: AgentOperations,
   request: PromptRequest,
   connection: Connection,
-): Promise<{ agent: AgentInfo; turn: TurnInfo }> {
+): Promise<{ agent: AgentInfo; turn: TurnInfo; atSubmission?: AgentStatus }> {
   if (request.text.trim() === '') throw new ProtocolError('empty_agent_prompt', 'the prompt is empty');
   const agent = agents.resolve(request.target);
   const { pane } = agent;
@@ -45,8 +45,9 @@ export async function promptAgent(
     );
   }
   const stallMs = request.stallMs ?? DEFAULT_PROMPT_STALL_MS;
-  const { turn } = parts.turns.prompt(agent, request.text, { key: request.key, stallMs });
-  if (!wait) return { agent: agents.info(pane), turn: parts.turns.info(turn) };
+  const { turn, fresh } = parts.turns.prompt(agent, request.text, { key: request.key, stallMs });
+  // The receipt: the agent as it was when the prompt was taken (its write has only begun), named so, never the turn's result.
+  if (!wait) return { agent: agents.info(pane), turn: parts.turns.info(turn), ...(fresh ? { atSubmission: agentStatus(pane) } : {}) };
 
   const until = wait.until.length > 0 ? wait.until : SETTLED_STATUSES;
   const info = await waitOnAgent<AgentInfo>(parts, connection, {

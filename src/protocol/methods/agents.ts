@@ -85,6 +85,13 @@ export const AGENT_METHODS = {
       type: z.literal('agent_prompted'),
       agent: agentInfoSchema,
       turn: turnInfoSchema.describe('EXT: the receipt: queued while the agent is busy or blocked, else written (§13.7)'),
+      agent_status_at_submission: z
+        .enum(AGENT_STATUSES)
+        .optional()
+        .describe(
+          'EXT: without wait, for a new turn: the agent\'s status when the server took the prompt, before its write (the same as agent.agent_status): ' +
+            'what it did before this prompt, never the turn\'s result, which is turn.outcome once the turn finished',
+        ),
     }),
     changesState: true,
   },
