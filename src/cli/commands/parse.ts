@@ -27,13 +27,15 @@ export function niceValue(value: string): number {
   return n;
 }
 
-export function oneOf<T extends string>(...allowed: T[]): (value: string) => T {
-  return (value) => {
+/** A parser that takes one of `allowed`; it carries them as `choices`, which completion offers. */
+export function oneOf<T extends string>(...allowed: T[]): ((value: string) => T) & { choices: readonly T[] } {
+  const parse = (value: string): T => {
     if (!(allowed as string[]).includes(value)) {
       throw new InvalidArgumentError(`expected one of ${allowed.join(', ')}, got ${value}`);
     }
     return value as T;
   };
+  return Object.assign(parse, { choices: allowed });
 }
 
 /** A hook's seq: a whole number below 2^64, kept exact (nanosecond clocks are past 2^53). */
