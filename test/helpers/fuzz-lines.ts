@@ -220,6 +220,70 @@ function baseParams(method: MethodName, random: Random, dir: string): Record<str
       return { tab_id: random.pick(['w1:t1', 'w2:t1', 'w1:t2', 'w2:t2']) };
     case 'tab.rename':
       return { tab_id: random.pick(['w1:t1', 'w1:t2']), label: 'renamed' };
+    case 'pane.layout':
+    case 'pane.edges':
+    case 'pane.graphics.info':
+    case 'pane.graphics.clear':
+      return { pane_id: pane };
+    case 'pane.neighbor':
+    case 'pane.focus_direction':
+      return { pane_id: pane, direction: random.pick(['left', 'right', 'up', 'down', 'sideways']) };
+    case 'pane.focus':
+    case 'plugin.pane.focus':
+    case 'plugin.pane.close':
+      return { pane_id: pane };
+    case 'pane.swap':
+      return { source_pane_id: pane, target_pane_id: random.pick(['1-1', 'w1:p2', '2-1']) };
+    case 'pane.zoom':
+      return { pane_id: pane, mode: random.pick(['toggle', 'on', 'off']) };
+    case 'pane.move':
+      return { pane_id: pane, destination: { type: 'tab', tab_id: random.pick(['w1:t1', 'w2:t1']), split: random.pick(['right', 'down']) } };
+    case 'pane.scroll':
+      return random.chance(0.5) ? { pane_id: pane, direction: random.pick(['up', 'down']), lines: random.int(50) } : { pane_id: pane, to: random.pick(['top', 'bottom']) };
+    case 'tab.move':
+      return { tab_id: random.pick(['w1:t1', 'w2:t1', 'w1:t2']), insert_index: random.int(4) };
+    case 'workspace.move':
+      return { workspace_id: workspace, insert_index: random.int(4) };
+    case 'workspace.move_block':
+      return { workspace_ids: [workspace], before_workspace_id: random.pick(['1', 'w2']) };
+    case 'layout.set_split_ratio':
+      return { pane_id: pane, path: [], ratio: random.pick([0.05, 0.3, 0.5, 0.95]) };
+    case 'plugin.link':
+      // The fuzz's directory holds no manifest: a refusal, never a plugin.
+      return { path: dir };
+    case 'plugin.list':
+    case 'plugin.action.list':
+    case 'plugin.log.list':
+    case 'notification.list':
+    case 'pane.current':
+    case 'client.window_title.clear':
+    case 'popup.close':
+    case 'agent.view.clear':
+    case 'server.live_handoff':
+    case 'server.agent_manifests':
+    case 'server.reload_agent_manifests':
+    case 'server.reload_config':
+      return {};
+    case 'plugin.unlink':
+    case 'plugin.enable':
+    case 'plugin.disable':
+      return { plugin_id: 'fuzz' };
+    case 'plugin.action.invoke':
+      return { action_id: 'fuzz.nothing' };
+    case 'plugin.pane.open':
+      return { plugin_id: 'fuzz', entrypoint: 'nothing' };
+    case 'notification.show':
+      return { title: 'fuzz', body: 'b' };
+    case 'pane.input.set':
+      return { pane_id: pane, right_click: random.pick(['menu', 'paste', 'pane', 'nothing']) };
+    case 'pane.selection.read':
+      return { pane_id: pane, start: { row: random.int(5) - 2, col: 0 }, end: { row: random.int(10), col: random.int(80) } };
+    case 'client.window_title.set':
+      return { title: 'fuzz' };
+    case 'agent.view.set':
+      return { source: 'fuzz' };
+    case 'pane.graphics.set':
+      return { pane_id: pane, format: 'png', image_width: 1, image_height: 1 };
   }
 }
 
