@@ -14,7 +14,7 @@ import { type TestServer, eventually, oneAnswer, promptShown, rawExchange, readU
 /** One request on a fresh connection to `socket`, with extra envelope keys; the answer line. */
 const ask = (socket: string, method: string, params: object = {}, envelope: object = {}) => oneAnswer(socket, { id: 'd', method, params, ...envelope });
 
-const CAPABILITIES = { live_handoff: false, detached_server_daemon: false, surface_interest: false, health_check: false };
+const CAPABILITIES = { live_handoff: false, detached_server_daemon: false, surface_interest: false, health_check: false, client_window_title: false, popups: false, agent_view: false, pane_graphics: false };
 
 describe('protocol dialects', () => {
   let server: TestServer;

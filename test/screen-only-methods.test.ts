@@ -83,11 +83,15 @@ describe('methods for a screen herdr draws', () => {
     }
   });
 
-  it('ping says the same: no live handoff, and the methods answered unsupported', async () => {
+  it('ping says the same: no live handoff, and a false flag for each screen feature', async () => {
     for (const socket of [server.socketPath, server.currentSocketPath]) {
       const { result } = await oneAnswer(socket, { id: 'p', method: 'ping', params: {} });
-      assert.equal(result.capabilities.live_handoff, false);
-      assert.deepEqual(result.capabilities.unsupported_methods, [...SCREEN_ONLY_METHOD_NAMES]);
+      assert.deepEqual(
+        [result.capabilities.live_handoff, result.capabilities.client_window_title, result.capabilities.popups, result.capabilities.agent_view, result.capabilities.pane_graphics],
+        [false, false, false, false, false],
+      );
+      // Flags only, as a client reading the map as names to booleans expects.
+      assert.ok(Object.values(result.capabilities).every((flag) => typeof flag === 'boolean'));
     }
   });
 });

@@ -7,8 +7,6 @@
  * the socket a client connects to decides, and a request may also say so itself with the
  * envelope's `protocol` key.
  */
-import { SCREEN_ONLY_METHOD_NAMES } from './screen-only.js';
-
 export const DIALECTS = ['0.2.0', 'current'] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
@@ -32,13 +30,17 @@ export function protocolOfDialect(dialect: Dialect): number {
 /**
  * herdr's `capabilities` keys, answered honestly: this server has no live handoff, does
  * not detach itself, and has none of herdr's client-shell endpoint (so no
- * `endpoint_protocol_generation`). EXT `unsupported_methods`: herdr's methods it answers
- * `unsupported` (screen-only.ts), so a client can leave them out before it calls.
+ * `endpoint_protocol_generation`). EXT: a flag, false, for each thing herdr does on the
+ * screen it draws that this server answers `unsupported` (screen-only.ts). Flags only: a
+ * client may read the map as names to booleans.
  */
 export const SERVER_CAPABILITIES = {
   live_handoff: false,
   detached_server_daemon: false,
   surface_interest: false,
   health_check: false,
-  unsupported_methods: [...SCREEN_ONLY_METHOD_NAMES] as string[],
-};
+  client_window_title: false,
+  popups: false,
+  agent_view: false,
+  pane_graphics: false,
+} as const satisfies Record<string, boolean>;

@@ -77,11 +77,14 @@ export const METHODS = {
           detached_server_daemon: z.boolean().optional(),
           surface_interest: z.boolean().optional(),
           health_check: z.boolean().optional(),
-          unsupported_methods: z.array(z.string()).optional().describe('EXT: herdr\'s methods answered `unsupported` here, each for a screen this server does not draw (§5.5)'),
+          client_window_title: z.boolean().optional().describe('EXT: client.window_title.* work (false: unsupported here, §5.5)'),
+          popups: z.boolean().optional().describe('EXT: popup.close works (false here)'),
+          agent_view: z.boolean().optional().describe('EXT: agent.view.* work (false here)'),
+          pane_graphics: z.boolean().optional().describe('EXT: pane.graphics.* work (false here)'),
         })
         .nullable()
         .optional()
-        .describe("EXT, always sent here: herdr's capability flags, each false here"),
+        .describe("EXT, always sent here: herdr's capability flags, and ours for what herdr draws; each false here"),
       dialect: z.enum(DIALECTS).optional().describe('EXT, always sent here: the dialect this connection is answered in (§15)'),
     }),
     changesState: false,

@@ -1,7 +1,7 @@
 /**
  * herdr's methods this server answers `unsupported` (docs/protocol.md §5.5), and why: each acts
- * on the screen herdr draws, or hands its live panes to another process. Kept free of zod (ping's
- * capabilities name them; their params are in methods/screen-only.ts).
+ * on the screen herdr draws, or hands its live panes to another process (`ping`'s capabilities
+ * have a false flag for each kind, dialect.ts). Their params are in methods/screen-only.ts.
  */
 export const SCREEN_ONLY_METHOD_NAMES = [
   'client.window_title.set',
