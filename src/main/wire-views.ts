@@ -96,7 +96,8 @@ export function agentInfo(registry: Registry, pane: PaneRecord): AgentInfo {
     title: reportedTitle(pane),
     terminal_title: pane.title || undefined,
     revision: pane.revision,
-  }, currentPaneIds(pane));
+    // herdr's AgentInfo requires the tab (docs/protocol.md §15.3); the 0.2.0 wire keeps its shape.
+  }, { ...currentPaneIds(pane), tab_id: tabStableId(pane.workspace.uid, pane.tab.uid) });
 }
 
 export function workspaceInfo(registry: Registry, workspace: WorkspaceRecord): WorkspaceInfo {

@@ -135,6 +135,7 @@ export const agentInfoSchema = z.object({
   title: z.string().optional().describe('the title pane.report_metadata reported for it'),
   terminal_title: z.string().optional().describe('the window title the program set'),
   revision: count,
+  tab_id: z.string().optional().describe('herdr current: the tab of its pane, `w1:t1`; sent on the current dialect only (§15.3)'),
 });
 export type AgentInfo = z.output<typeof agentInfoSchema>;
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { layoutDescriptionSchema } from '../layout-tree.js';
+import { paneLayoutSnapshotSchema } from '../pane-layout.js';
 import { agentInfoSchema, paneInfoSchema, tabInfoSchema, workspaceInfoSchema } from '../objects.js';
 import { type MethodEntry, empty } from '../params.js';
 
@@ -17,7 +18,9 @@ export const sessionSnapshotSchema = z.object({
   workspaces: z.array(workspaceInfoSchema),
   tabs: z.array(tabInfoSchema).describe('every tab, workspaces in order, each workspace\'s tabs in order'),
   panes: z.array(paneInfoSchema).describe('every pane, workspaces in order, tab by tab, each tab\'s panes in layout order'),
-  layouts: z.array(layoutDescriptionSchema).describe('one per tab, as layout.export gives it'),
+  layouts: z
+    .array(layoutDescriptionSchema.extend(paneLayoutSnapshotSchema.pick({ area: true, panes: true, splits: true }).partial().shape))
+    .describe('one per tab, the tree as layout.export gives it; on the current dialect also herdr\'s flat layout fields (area, panes, splits, as pane.layout gives them)'),
   agents: z.array(agentInfoSchema),
 });
 export type SessionSnapshot = z.output<typeof sessionSnapshotSchema>;
