@@ -139,6 +139,23 @@ describe('git worktrees as workspaces', { skip: gitWorks() ? false : 'git is not
     assert.equal((await server.call('workspace.list', {})).workspaces.length, count, 'no second workspace');
   });
 
+  it('takes a workspace opened in the checkout by other means as the worktree\'s, as herdr does (workspace_updated)', async () => {
+    const path = join(root, 'adopted');
+    git(repo, 'worktree', 'add', '-q', '-b', 'adopted', path);
+    mkdirSync(join(path, 'deep'));
+    const plain = (await server.call('workspace.create', { cwd: join(path, 'deep'), label: 'opened by hand' })).workspace;
+    assert.equal(plain.worktree, undefined);
+    const count = (await server.call('workspace.list', {})).workspaces.length;
+    const opened = await server.call('worktree.open', { cwd: repo, branch: 'adopted' });
+    assert.equal(opened.already_open, true);
+    assert.equal(opened.workspace.stable_id, plain.stable_id);
+    assert.equal(opened.workspace.worktree?.checkout_path, realpathSync(path));
+    assert.equal((await server.call('workspace.list', {})).workspaces.length, count, 'no second workspace');
+    const listed = await server.call('worktree.list', { cwd: repo });
+    assert.equal(listed.worktrees.find((w) => w.branch === 'adopted')?.open_workspace_id, opened.workspace.workspace_id);
+    await server.call('workspace.close', { workspace_id: plain.stable_id });
+  });
+
   it('removes a clean worktree, closes its workspace and keeps its branch', async () => {
     const workspace = (await server.call('worktree.open', { cwd: repo, branch: 'by-hand' })).workspace;
     const path = workspace.worktree?.checkout_path ?? '';

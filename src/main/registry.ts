@@ -120,8 +120,11 @@ export interface WorkspaceRecord {
   nextPaneNumber: number;
   /** Tokens clients reported for display (metadata.ts); absent when none. */
   reportedTokens?: Record<string, string> | undefined;
-  /** The git checkout it was made for (`worktree.create` / `worktree.open`); kept with the session. */
-  readonly worktree: WorkspaceWorktree | undefined;
+  /**
+   * The git checkout it was made for (`worktree.create` / `worktree.open`), or that `worktree.open`
+   * found it already open on (herdr's rule); kept with the session.
+   */
+  worktree: WorkspaceWorktree | undefined;
 }
 
 /** Where `pane.move` puts a pane (docs/protocol.md §5.4). */

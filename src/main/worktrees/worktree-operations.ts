@@ -7,7 +7,7 @@
  */
 import { errorNaming, withCurrentView, workspaceMeta, workspaceRef, workspaceStableId } from '../ids.js';
 import { existsSync, realpathSync } from 'node:fs';
-import { basename, isAbsolute } from 'node:path';
+import { basename, isAbsolute, sep } from 'node:path';
 import { ProtocolError } from '../../protocol/errors.js';
 import type { MethodParams, MethodResults } from '../../protocol/methods.js';
 import type { WorkspaceWorktree } from '../../protocol/objects.js';
@@ -110,7 +110,7 @@ export class WorktreeOperations {
     if (entry.isBare) throw new ProtocolError('worktree_not_found', `${entry.path} is the bare repository itself, which has no checkout to open`);
     // In the queue: two opens of one worktree at once make one workspace.
     return this.queue.run(repository.key, async (): Promise<MethodResults['worktree.open']> => {
-      const open = this.openWorkspaceOf(repository, entry.path);
+      const open = this.openWorkspaceOf(repository, entry.path) ?? (await this.adoptWorkspaceOn(repository, entry, batch));
       // herdr gives an open workspace the label asked for (workspace_renamed), as a new one gets it.
       if (open && params.label !== undefined) this.workspaces.rename(open, params.label, batch);
       if (open && params.focus) this.workspaces.focus(open, batch);
@@ -226,6 +226,34 @@ export class WorktreeOperations {
     }
   }
 
+  /**
+   * herdr's rule for a checkout opened by other means: a workspace that is no worktree's and
+   * whose root pane works in that checkout (git's top level of its directory) is the
+   * worktree's open workspace. It becomes the worktree's, told as `workspace_updated`.
+   */
+  private async adoptWorkspaceOn(repository: Repository, entry: WorktreeEntry, batch: EventBatch): Promise<WorkspaceRecord | undefined> {
+    const checkout = realPathOf(entry.path);
+    for (const workspace of [...this.registry.workspaces]) {
+      const cwd = workspace.worktree ? undefined : this.rootPaneOf(workspace)?.cwd;
+      // Only a directory in the checkout can be in it; git is asked about those alone.
+      if (cwd === undefined || !isWithin(realPathOf(cwd), checkout)) continue;
+      const at = await repositoryAt(cwd).catch(() => undefined);
+      if (!at || at.repository.key !== repository.key || !samePath(at.checkoutPath, entry.path)) continue;
+      // git ran between: the workspace may have closed or become another worktree's.
+      if (workspace.worktree || !this.registry.workspaces.includes(workspace)) continue;
+      workspace.worktree = {
+        repo_key: repository.key,
+        repo_name: repository.name,
+        repo_root: repository.root,
+        checkout_path: entry.path,
+        is_linked_worktree: entry.isLinked,
+      };
+      batch.addEvent('workspace_updated', { workspace: workspaceInfo(this.registry, workspace) }, workspaceMeta(workspace));
+      return workspace;
+    }
+    return undefined;
+  }
+
   private openWorkspaceOf(repository: Repository, path: string): WorkspaceRecord | undefined {
     return this.registry.workspaces.find((workspace) => workspace.worktree?.repo_key === repository.key && samePath(workspace.worktree.checkout_path, path));
   }
@@ -260,4 +288,17 @@ export class WorktreeOperations {
       worktree: this.info(repository, entry),
     };
   }
+}
+
+function realPathOf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Whether `path` is `dir` or inside it (both real paths). */
+function isWithin(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
 }
