@@ -164,13 +164,13 @@ describe('herdr inbox', () => {
     const lines = (await cli('inbox', '--once')).stdout.trimEnd().split('\n');
     assert.match(lines[0] ?? '', /^PANE +AGENT +WAITING +QUESTION +OPTIONS$/);
     assert.match(lines[1] ?? '', /^w1:p1 +alpha · fake-agent +\d+s +Do you want to proceed\? +1 Yes · 2 No$/);
-    assert.match(lines[2] ?? '', /^w2:p2 +bravo · fake-agent /);
+    assert.match(lines[2] ?? '', /^w2:p1 +bravo · fake-agent /);
     assert.equal(lines.length, 3);
   });
 
   it('--json gives scripts the hash, and `inbox answer` types only with the hash still right', async () => {
     const entries = (await cli('inbox', '--json')).stdout.trim().split('\n').map((line) => JSON.parse(line) as Approval & { id: string; host: string });
-    assert.deepEqual(entries.map((entry) => [entry.host, entry.id, entry.name]), [['local', 'w1:p1', 'alpha'], ['local', 'w2:p2', 'bravo']]);
+    assert.deepEqual(entries.map((entry) => [entry.host, entry.id, entry.name]), [['local', 'w1:p1', 'alpha'], ['local', 'w2:p1', 'bravo']]);
     const [alpha] = entries;
     assert.ok(alpha);
     const stale = await cli('inbox', 'answer', 'w1:p1', '1', '--hash', '0123456789abcdef').then(
@@ -188,10 +188,10 @@ describe('herdr inbox', () => {
     const terminal = new CliTerminal(['inbox', '--socket', server.socketPath], { cwd: server.dir, cols: 100, rows: 12 });
     try {
       await terminal.screenMatches(/herdr inbox · 1 waiting/);
-      await terminal.screenMatches(/^▶ w2:p2 +bravo · fake-agent +\d+s +Do you want to proceed\?$/m);
+      await terminal.screenMatches(/^▶ w2:p1 +bravo · fake-agent +\d+s +Do you want to proceed\?$/m);
       await terminal.screenMatches(/^ +1 Yes +2 No$/m);
       terminal.type('1');
-      await terminal.screenMatches(/w2:p2: answered 1\. Yes/);
+      await terminal.screenMatches(/w2:p1: answered 1\. Yes/);
       await terminal.screenMatches(/herdr inbox · 0 waiting/);
       await readUntil(server, '2-1', (text) => /you chose 1/.test(text));
       // A new question shows up by itself (an event, then the list read again).
@@ -216,7 +216,7 @@ describe('herdr inbox', () => {
     const other = JSON.parse((await cli('inbox', 'answer-all', '--label', 'YES', '--question', 'no such question')).stdout) as AnswerAll;
     assert.deepEqual([other.result.answered, other.result.skipped], [[], []], 'a question filter that matches none answers none');
     const all = JSON.parse((await cli('inbox', 'answer-all', '--label', 'YES', '--question', 'proceed')).stdout) as AnswerAll;
-    assert.deepEqual(all.result.answered.map((entry) => [entry.stable_id, entry.label]).sort(), [['w1:p1', 'Yes'], ['w3:p3', 'Yes']]);
+    assert.deepEqual(all.result.answered.map((entry) => [entry.stable_id, entry.label]).sort(), [['w1:p1', 'Yes'], ['w3:p1', 'Yes']]);
     await readUntil(server, '1-1', (text) => /you chose 1/.test(text.slice(text.lastIndexOf('ask 20 again'))));
     await readUntil(server, '3-1', (text) => /you chose 1/.test(text));
     const usage = await cli('inbox', 'answer-all', '--option', '1', '--label', 'yes').then(
