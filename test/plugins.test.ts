@@ -269,6 +269,13 @@ describe('herdr plugins', () => {
     assert.equal(overlay.plugin_pane.pane.focused, true);
     await client.call('plugin.pane.close', { pane_id: overlay.plugin_pane.pane.pane_id });
     assert.equal((await client.pane.list()).panes.find((p) => p.focused)?.pane_id, before);
+    // Zoomed: a split that takes the focus and fills its tab.
+    const zoomed = await client.call('plugin.pane.open', { plugin_id: 'test.notes', entrypoint: 'board', placement: 'zoomed', target_pane_id: 'w1:p1' });
+    assert.equal(zoomed.plugin_pane.pane.focused, true);
+    const { layout } = await client.call('pane.layout', { pane_id: zoomed.plugin_pane.pane.pane_id });
+    assert.equal(layout.zoomed, true, 'the plugin pane fills its tab');
+    await client.call('plugin.pane.close', { pane_id: zoomed.plugin_pane.pane.pane_id });
+    assert.equal((await client.call('pane.layout', { pane_id: 'w1:p1' })).layout.zoomed, false, 'its close ends the zoom');
     // Split off a named pane, below it.
     const below = await client.call('plugin.pane.open', { plugin_id: 'test.notes', entrypoint: 'board', target_pane_id: 'w1:p1', direction: 'down', focus: true, env: { NOTE_COLOUR: 'green' } });
     assert.equal(below.plugin_pane.pane.focused, true);

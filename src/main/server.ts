@@ -104,6 +104,7 @@ export class HerdrServer implements ConnectionHandler {
       events: core.events,
       panes: core.panes,
       tabs: core.tabs,
+      navigation: core.navigation,
       socketPath: options.socketPath,
       currentSocketPath: options.currentSocketPath,
       places: pluginPlaces(options.persistence?.paths),

@@ -16,6 +16,7 @@ import type { EventBatch, EventHub, LoggedEvent } from '../event-hub.js';
 import { withFocusEvents } from '../focus-events.js';
 import { paneStableId, tabStableId, workspaceStableId } from '../ids.js';
 import type { PaneOperations } from '../operations/panes.js';
+import type { NavigationOperations } from '../operations/navigation.js';
 import type { TabOperations } from '../operations/tabs.js';
 import type { PaneRecord, Registry, WorkspaceRecord } from '../registry.js';
 import { HERDR_BIN_PATH } from '../spawn-spec.js';
@@ -31,6 +32,8 @@ export interface PluginHostParts {
   events: EventHub;
   panes: PaneOperations;
   tabs: TabOperations;
+  /** A `zoomed` placement zooms the split it opens. */
+  navigation: NavigationOperations;
   /** The server's sockets: a plugin speaks herdr's current protocol, so it is given the current one when there is one. */
   socketPath: string;
   currentSocketPath: string | undefined;
@@ -240,6 +243,7 @@ export class PluginHost {
         { ...spawn, direction: request.direction ?? 'right', focus: overlay || placement === 'zoomed' || (request.focus ?? false), label: manifestPane.title },
         batch,
       );
+      if (placement === 'zoomed') this.parts.navigation.zoom(pane, 'on', batch);
     }
     this.pluginPanes.set(pane.uid, { pluginId: id, entrypoint, returnFocusTo });
     return { pluginId: id, entrypoint, pane };
