@@ -18,6 +18,15 @@ import { PaneAgent, type PaneLook, samePicture } from './pane-agent.js';
 export const PROCESS_CHECK_AFTER_MS = 250;
 /** The slow tick for process changes without screen changes (an agent leaving, its linger ending). */
 export const PROCESS_TICK_MS = 1000;
+/**
+ * A pane whose screen has not changed since its last process check, with no agent leaving it,
+ * is checked on the tick only this often. Who is in front changes with output nearly always
+ * (a command typed is echoed, one that ends brings the prompt back, an agent draws at once),
+ * and output gets its own check within PROCESS_CHECK_AFTER_MS; the tick is the backstop for
+ * the rest (a program taking the terminal silently). An idle fleet's checks were most of its
+ * cost (ARCHITECTURE.md, "What an idle pane costs").
+ */
+export const QUIET_PROCESS_CHECK_MS = 5000;
 
 export interface CheckedPane extends PaneLook {
   readonly pid: number;
@@ -35,6 +44,8 @@ export class AgentChecks {
    */
   private busy = 0;
   private lastState: AgentPicture['state'] = 'unknown';
+  /** When the screen last changed (a look the scheduler gave it). */
+  private screenChangedAt = -Infinity;
   /** Called after every evaluation (a prompt being submitted looks again). */
   onEvaluated: (() => void) | undefined;
 
@@ -90,6 +101,7 @@ export class AgentChecks {
 
   /** The screen changed (the evaluation scheduler's look). */
   screenChanged(now: number): void {
+    this.screenChangedAt = now;
     const checkDue = this.agent.lastProcessCheck + PROCESS_CHECK_AFTER_MS;
     if (now >= checkDue) this.agent.checkProcess(now);
     else {
@@ -103,6 +115,8 @@ export class AgentChecks {
 
   /** The slow process tick. */
   tick(now: number): void {
+    const quiet = this.screenChangedAt < this.agent.lastProcessCheck && !this.agent.lingering;
+    if (quiet && now - this.agent.lastProcessCheck < QUIET_PROCESS_CHECK_MS) return;
     if (this.agent.checkProcess(now)) this.evaluate(now);
   }
 

@@ -7,8 +7,7 @@
  * changes); the screen is re-read only when it changed and no report is in
  * charge. Only changes are reported.
  */
-import { readFileSync } from 'node:fs';
-import { coreShare, readProcStat } from '../../os/proc-stat.js';
+import { coreShare, parseProcStat, procStatName, readProcStat, readProcText } from '../../os/proc-stat.js';
 import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { ProgramStatus } from '../signals/program-status.js';
 import { findMenu } from '../../protocol/menu.js';
@@ -57,17 +56,7 @@ export interface PaneLook {
 }
 
 function readProc(pid: number, file: string): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** The foreground process group of `pid`'s terminal (`tpgid`, field 8 of /proc/<pid>/stat). */
-function foregroundGroup(pid: number): number | undefined {
-  const tpgid = readProcStat(pid)?.tpgid;
-  return tpgid !== undefined && tpgid > 0 ? tpgid : undefined;
+  return readProcText(`/proc/${pid}/${file}`, 'utf8');
 }
 
 /** Who is in front of a pane's terminal: the group, and the agent it is, if any. */
@@ -76,14 +65,32 @@ export interface Foreground {
   agent: string | undefined;
 }
 
-/** The foreground of the pane whose first process is `pid`. */
-export function probeForeground(pid: number): Foreground | undefined {
-  const pgid = foregroundGroup(pid);
-  if (pgid === undefined) return undefined;
-  const comm = readProc(pgid, 'comm')?.trim();
-  if (!comm) return { pgid, agent: undefined };
-  const argv = (readProc(pgid, 'cmdline') ?? '').split('\0').filter(Boolean);
-  return { pgid, agent: agentOfProcess(comm, argv) };
+/** A foreground's agent is read again at least this often even when its name stayed (an exec that kept it). */
+const FRONT_REREAD_MS = 10_000;
+
+/**
+ * The foreground of the pane whose first process is `pid`, read from /proc on every process
+ * check (each pane's, once a second). What the group runs changes only by a new group or an
+ * exec, and an exec changes the name in its stat: so the group's command line is read again
+ * only then (or after FRONT_REREAD_MS), and a shell at its prompt costs one read of its own
+ * stat (its name is in it). Idle panes spent three reads a second each: 2.8% of a core for
+ * 100 idle shells on one shard (ARCHITECTURE.md, "What an idle pane costs").
+ */
+export function foregroundProbe(pid: number, now: () => number = Date.now): ForegroundProbe {
+  let last: { pgid: number; name: string; agent: string | undefined; at: number } | undefined;
+  return () => {
+    const stat = readProcText(`/proc/${pid}/stat`);
+    if (stat === undefined) return undefined;
+    const tpgid = parseProcStat(stat).tpgid;
+    if (!(tpgid > 0)) return undefined;
+    const name = tpgid === pid ? procStatName(stat) : readProc(tpgid, 'comm')?.trim();
+    if (!name) return { pgid: tpgid, agent: undefined };
+    const at = now();
+    if (last && last.pgid === tpgid && last.name === name && at - last.at < FRONT_REREAD_MS) return { pgid: tpgid, agent: last.agent };
+    const argv = (readProc(tpgid, 'cmdline') ?? '').split('\0').filter(Boolean);
+    last = { pgid: tpgid, name, agent: agentOfProcess(name, argv), at };
+    return { pgid: tpgid, agent: last.agent };
+  };
 }
 
 export type ForegroundProbe = (pid: number) => Foreground | undefined;
@@ -126,7 +133,7 @@ export class PaneAgent {
 
   constructor(
     private readonly pid: number,
-    private readonly probe: ForegroundProbe = probeForeground,
+    private readonly probe: ForegroundProbe = foregroundProbe(pid),
   ) {}
 
   get current(): string | undefined {
