@@ -6,11 +6,12 @@
  * program), or with `--json` anywhere, the answer is the line the server wrote, byte for byte.
  */
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HERDR_BIN, REPO_ROOT, type TestServer, eventually, rawExchange, sleep, startServer, tempDir } from './helpers/server.js';
+import { git, gitWorks } from './helpers/git.js';
 import { CliTerminal } from './helpers/terminal.js';
 
 const FAKE_AGENT = join(REPO_ROOT, 'bench', 'fixtures', 'agents', 'fake-agent');
@@ -264,12 +265,10 @@ describe('herdr CLI output, for a person and for a program', () => {
     it('a table of worktrees with the workspace open in each, and a sentence for the new one', async () => {
       const repo = join(scratch, 'app');
       mkdirSync(repo, { recursive: true });
-      const git = (...args: string[]) =>
-        execFileSync('git', ['-c', 'user.name=herdr test', '-c', 'user.email=test@herdr.invalid', '-c', 'commit.gpgsign=false', '-C', repo, ...args], { stdio: 'ignore' });
-      git('init', '-q', '-b', 'main');
+      git(repo, 'init', '-q', '-b', 'main');
       writeFileSync(join(repo, 'README'), 'hello\n');
-      git('add', 'README');
-      git('commit', '-q', '-m', 'init');
+      git(repo, 'add', 'README');
+      git(repo, 'commit', '-q', '-m', 'init');
       const root = realpathSync(repo);
 
       const listed = await atTerminal(server, ['worktree', 'list', '--cwd', root]);
@@ -286,11 +285,3 @@ describe('herdr CLI output, for a person and for a program', () => {
   });
 });
 
-function gitWorks(): boolean {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -7,7 +7,6 @@
  * title, a worktree created, opened and removed, in herdr's shapes.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +16,7 @@ import { OVERFLOW_EVENT, eventLineSchema } from '../src/protocol/events.js';
 import { METHOD_PARAMS, subscriptionSchema } from '../src/protocol/methods.js';
 import { EventClient } from './helpers/events.js';
 import { type TestServer, eventually, oneAnswer, promptShown, sleep, startServer, tempDir } from './helpers/server.js';
+import { git, gitWorks } from './helpers/git.js';
 
 /** herdr's Subscription kinds, as its published schema of protocol 22 lists them (EventsSubscribeParams). */
 const HERDR_SUBSCRIPTION_KINDS = [
@@ -225,19 +225,7 @@ describe('herdr\'s event kinds on a live server', () => {
   });
 });
 
-function gitWorks(): boolean {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-function git(dir: string, ...args: string[]): string {
-  const identity = ['-c', 'user.name=herdr test', '-c', 'user.email=test@herdr.invalid', '-c', 'commit.gpgsign=false'];
-  return execFileSync('git', [...identity, '-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 describe('worktree events', { skip: gitWorks() ? false : 'git is not installed' }, () => {
   const root = tempDir('herdr-worktree-events-');

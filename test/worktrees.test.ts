@@ -7,27 +7,14 @@
  * `workspace_info.worktree`, also after a restart.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { MethodResults } from '../src/protocol/methods.js';
 import { type TestServer, codeOf, herdrCli, startServer, tempDir } from './helpers/server.js';
+import { git, gitWorks } from './helpers/git.js';
 
-function gitWorks(): boolean {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-/** git as the test runs it: its own identity, no signing, whatever the user's config says. */
-function git(dir: string, ...args: string[]): string {
-  const identity = ['-c', 'user.name=herdr test', '-c', 'user.email=test@herdr.invalid', '-c', 'commit.gpgsign=false'];
-  return execFileSync('git', [...identity, '-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 /** A repository with one commit on `main`. */
 function makeRepository(dir: string): string {
