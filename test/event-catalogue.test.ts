@@ -17,24 +17,14 @@ import { METHOD_PARAMS, subscriptionSchema } from '../src/protocol/methods.js';
 import { EventClient } from './helpers/events.js';
 import { type TestServer, eventually, oneAnswer, promptShown, sleep, startServer, tempDir } from './helpers/server.js';
 import { git, gitWorks } from './helpers/git.js';
+import { HERDR_EVENT_KINDS, HERDR_SUBSCRIPTION_EVENT_KINDS, HERDR_SUBSCRIPTION_KINDS } from './helpers/herdr-wire/names.js';
 
-/** herdr's Subscription kinds, as its published schema of protocol 22 lists them (EventsSubscribeParams). */
-const HERDR_SUBSCRIPTION_KINDS = [
-  'workspace.created', 'workspace.updated', 'workspace.metadata_updated', 'workspace.renamed', 'workspace.moved',
-  'workspace.reordered', 'workspace.closed', 'workspace.focused', 'worktree.created', 'worktree.opened',
-  'worktree.removed', 'tab.created', 'tab.closed', 'tab.focused', 'tab.renamed', 'tab.moved', 'pane.created',
-  'pane.closed', 'pane.updated', 'pane.focused', 'pane.moved', 'pane.exited', 'pane.agent_detected',
-  'pane.output_matched', 'pane.agent_status_changed', 'pane.scroll_changed', 'layout.updated',
-] as const;
-
-/** herdr's EventKind names its lines carry; `pane_output_changed` herdr sends only to its plugins' hooks. */
-const HERDR_EVENT_NAMES = [
-  'workspace_created', 'workspace_updated', 'workspace_metadata_updated', 'workspace_closed', 'workspace_renamed',
-  'workspace_moved', 'workspace_reordered', 'workspace_focused', 'worktree_created', 'worktree_opened', 'worktree_removed',
-  'tab_created', 'tab_closed', 'tab_renamed', 'tab_moved', 'tab_focused', 'pane_created', 'pane_closed', 'pane_updated',
-  'pane_focused', 'pane_moved', 'pane_exited', 'pane_agent_detected', 'layout_updated',
-  'pane.output_matched', 'pane.agent_status_changed', 'pane.scroll_changed',
-];
+/**
+ * herdr's line names, as its subscribers receive them: its envelope kinds but two (`pane_output_changed`
+ * goes only to its plugins' hooks; an agent status change is the dotted `pane.agent_status_changed` line).
+ */
+const NOT_LINES = new Set(['pane_output_changed', 'pane_agent_status_changed']);
+const HERDR_EVENT_NAMES = [...HERDR_EVENT_KINDS.filter((kind) => !NOT_LINES.has(kind)), ...HERDR_SUBSCRIPTION_EVENT_KINDS];
 
 const sorted = (values: Iterable<string>) => [...values].sort();
 
