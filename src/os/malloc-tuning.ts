@@ -8,7 +8,7 @@
  * The server runs without the addon (not Linux, or it did not build), only
  * with more memory.
  */
-import { createRequire } from 'node:module';
+import { nativeAddon } from './native-addon.js';
 
 /** Allocations from this size are mapped and unmapped on their own (glibc starts at 128 KB and raises it). Above the 64 KB a PTY read or a gathered parse takes: at 64 KB each of those was an mmap, page faults and an munmap, 0.04 → 0.07 CPU s per MB of a flood. */
 const MMAP_THRESHOLD_BYTES = 256 * 1024;
@@ -18,18 +18,7 @@ interface MallocTuning {
   trim(): boolean;
 }
 
-let loaded: MallocTuning | null | undefined;
-
-function addon(): MallocTuning | undefined {
-  if (loaded === undefined) {
-    try {
-      loaded = process.platform === 'linux' ? (createRequire(import.meta.url)('../../../native/malloc-tuning/build/Release/malloc_tuning.node') as MallocTuning) : null;
-    } catch {
-      loaded = null;
-    }
-  }
-  return loaded ?? undefined;
-}
+const addon = nativeAddon<MallocTuning>('malloc-tuning', 'malloc_tuning');
 
 /** Whether the threshold was set. Call before the shards start allocating. */
 export function tuneMalloc(): boolean {

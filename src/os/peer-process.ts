@@ -9,7 +9,7 @@
  * the session and cleared its environment is in no pane.
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { nativeAddon } from './native-addon.js';
 import { PANE_MARK_ENV } from './pane-processes.js';
 import { parseProcStat } from './proc-stat.js';
 
@@ -17,18 +17,7 @@ interface PeerCred {
   peerPid(fd: number): number;
 }
 
-let loaded: PeerCred | null | undefined;
-
-function addon(): PeerCred | undefined {
-  if (loaded === undefined) {
-    try {
-      loaded = process.platform === 'linux' ? (createRequire(import.meta.url)('../../../native/peer-cred/build/Release/peer_cred.node') as PeerCred) : null;
-    } catch {
-      loaded = null;
-    }
-  }
-  return loaded ?? undefined;
-}
+const addon = nativeAddon<PeerCred>('peer-cred', 'peer_cred');
 
 /** Whether the peer of a connection can be known here (the addon loaded). */
 export function peerCredentialsAvailable(): boolean {

@@ -5,7 +5,7 @@
  * starts, and until then a CR typed to it becomes a LF in a line the kernel edits. Without
  * the addon nothing is known (undefined), and callers go by the screen alone.
  */
-import { createRequire } from 'node:module';
+import { nativeAddon } from './native-addon.js';
 
 export interface LineMode {
   /** ICANON: the kernel edits input a line at a time (nobody reads keys yet). */
@@ -19,18 +19,7 @@ interface TtyModes {
   lineMode(fd: number): number;
 }
 
-let loaded: TtyModes | null | undefined;
-
-function addon(): TtyModes | undefined {
-  if (loaded === undefined) {
-    try {
-      loaded = process.platform === 'linux' ? (createRequire(import.meta.url)('../../../native/tty-modes/build/Release/tty_modes.node') as TtyModes) : null;
-    } catch {
-      loaded = null;
-    }
-  }
-  return loaded ?? undefined;
-}
+const addon = nativeAddon<TtyModes>('tty-modes', 'tty_modes');
 
 /** The terminal's line mode, read through `fd` (a PTY master); undefined without the addon or for a closed fd. */
 export function lineMode(fd: number): LineMode | undefined {
