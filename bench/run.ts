@@ -34,6 +34,7 @@ import { webScenario } from './scenarios/web.js';
 import { turnsScenario } from './scenarios/turns.js';
 import { rulesScenario } from './scenarios/rules.js';
 import { realFleetScenario } from './scenarios/real-fleet.js';
+import { fleetAtWorkScenario } from './scenarios/fleet-at-work.js';
 
 /** `quick: false`: left out of --quick unless asked for with --only. */
 const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): Promise<ScenarioResult> }> = [
@@ -57,6 +58,7 @@ const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): 
   { id: 'turns', run: turnsScenario },
   { id: 'rules', run: rulesScenario },
   { id: 'real-fleet', run: realFleetScenario },
+  { id: 'fleet-at-work', run: fleetAtWorkScenario },
 ];
 
 interface Options {

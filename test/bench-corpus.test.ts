@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { CORPUS_NAMES, type CorpusName, generateCorpus, recordings, withoutQueries } from '../bench/corpus/corpora.js';
 import { displayWidth } from '../bench/corpus/cells.js';
 import { Prng } from '../bench/corpus/prng.js';
+import { parseWorking, workingRecordings, workingStats } from '../bench/corpus/working.js';
 
 const BYTES = 1024 * 1024;
 
@@ -115,5 +116,50 @@ describe('bench corpora', () => {
     assert.equal(withoutQueries(Buffer.from('a\x1b[6nb\x1b[cc\x1b]11;?\x07d\x1b[?2026$pe')).toString(), 'abcde');
     const replay = generateCorpus('recorded', 512 * 1024);
     assert.ok(replay.length >= 512 * 1024);
+  });
+
+  it('recordings of real agent CLIs at work (fleet-at-work): whole turns with their timing, spinners, menus, varied', () => {
+    const all = workingRecordings();
+    const agents = all.map((recording) => recording.header.agent);
+    for (const needed of ['claude', 'codex', 'opencode']) assert.ok(agents.includes(needed), `${needed} in ${agents.join(', ')}`);
+    assert.ok(agents.includes('gemini') || agents.includes('qwen'), `gemini or qwen in ${agents.join(', ')}`);
+    let menus = 0;
+    let spinning = 0;
+    for (const recording of all) {
+      const { name, header } = recording;
+      const stats = workingStats(recording);
+      const says = `${name}: ${JSON.stringify(stats)}`;
+      assert.deepEqual([header.cols, header.rows], [120, 40], name);
+      assert.ok(recording.snapshot.length > 100, `${name}: its first screen`);
+      assert.ok(stats.seconds >= 20 && stats.seconds <= 180, says);
+      assert.ok(stats.bytes >= 10 * 1024 && stats.chunks >= 50, says);
+      // Whole turns: it worked and came back to its prompt, three times, and the chunks that did it are known.
+      assert.ok((stats.entered.working ?? 0) >= 3 && (stats.entered.idle ?? 0) >= 2, says);
+      assert.ok(stats.causes >= 5, says);
+      assert.ok(stats.busySeconds >= stats.seconds * 0.4, says);
+      // Redraws while it works (a spinner, a timer, streamed text), not one frame replayed.
+      assert.ok(stats.chunksPerBusySecond >= 1, says);
+      assert.ok(stats.distinctChunks >= stats.chunks * 0.15, says);
+      assert.ok(stats.largestChunk < 64 * 1024, says);
+      // Time goes forward, chunks and states alike.
+      const times = recording.chunks.map((chunk) => chunk.t);
+      assert.deepEqual(times, [...times].sort((a, b) => a - b), `${name}: chunks in time order`);
+      assert.ok((times.at(-1) ?? 0) <= header.duration_ms, name);
+      for (const chunk of recording.chunks) assert.doesNotMatch(chunk.bytes.toString('latin1'), /\x1b\[[0-9]*n|\x1b\[[>=]?0?c/, `${name}: no query left`);
+      if ((stats.entered.blocked ?? 0) > 0) menus++;
+      if (stats.spinnerGlyphs >= 3) spinning++;
+    }
+    assert.ok(menus >= 3, `${menus} recordings with a permission menu`);
+    assert.ok(spinning >= 3, `${spinning} recordings with a spinner of 3 glyphs or more`);
+    // The file format: the last chunk before a state event (or within 3 ms after it) is its cause; the chunks just before it (32 ms) may be.
+    const tiny = parseWorking('tiny', [
+      JSON.stringify({ agent: 'x', package: 'x', version: '0', cols: 120, rows: 40, recorded: '2026-01-01', duration_ms: 100, turns: [], snapshot: Buffer.from('$ ').toString('base64') }),
+      JSON.stringify({ t: 10, b: Buffer.from('a').toString('base64') }),
+      JSON.stringify({ t: 20, state: 'working', status: 'working' }),
+      JSON.stringify({ t: 24, b: Buffer.from('b\x1b[6n').toString('base64') }),
+      JSON.stringify({ t: 50, b: Buffer.from('c').toString('base64') }),
+      JSON.stringify({ t: 90, state: 'idle', status: 'done' }),
+    ].join('\n'));
+    assert.deepEqual(tiny.chunks.map((chunk) => [chunk.bytes.toString(), chunk.causes, chunk.mayCause]), [['a', 'working', undefined], ['b', undefined, 'idle'], ['c', 'idle', undefined]]);
   });
 });

@@ -32,7 +32,7 @@ describe('bench --smoke', () => {
 
       const results = JSON.parse(readFileSync(join(out, json), 'utf8')) as BenchResults;
       const ids = results.scenarios.map((scenario) => scenario.id);
-      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'clients', 'hooks', 'event-latency', 'scale', 'stream', 'watch', 'snapshot', 'remote', 'agents', 'orchestration', 'mcp', 'web', 'turns', 'rules', 'real-fleet']);
+      assert.deepEqual(ids, ['flood-10', 'flood-100', 'flood-300', 'round-trip', 'responsiveness', 'clients', 'hooks', 'event-latency', 'scale', 'stream', 'watch', 'snapshot', 'remote', 'agents', 'orchestration', 'mcp', 'web', 'turns', 'rules', 'real-fleet', 'fleet-at-work']);
       const expected = ['herdr', 'herdr-1', ...(tmuxInstalled ? ['tmux'] : [])] as const;
       for (const scenario of results.scenarios) {
         // Without Chromium the page cannot be measured: the scenario says why instead.
@@ -49,9 +49,9 @@ describe('bench --smoke', () => {
         assert.ok(first, `${scenario.id} has figures`);
         // The library's figures (the first) are herdr's alone; its CLI rows have the peer too.
         // The watch view, session snapshots, ssh transport, herdr mcp, herdr web, turns and rules are herdr's alone (no peer has them).
-        // Orchestration and the real fleet: herdr's agent API against tmux (orchestration's composed variant has figures of its own name).
+        // Orchestration, the real fleet and the fleet at work: herdr against tmux (orchestration's composed variant has figures of its own name).
         const orchestration = ['herdr', ...(tmuxInstalled ? ['tmux'] : [])];
-        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : scenario.id === 'orchestration' || scenario.id === 'real-fleet' ? orchestration : scenario.id === 'clients' ? ['herdr', 'ceiling'] : ['watch', 'snapshot', 'remote', 'mcp', 'web', 'turns', 'rules'].includes(scenario.id) ? ['herdr'] : expected;
+        const contenders = scenario.id === 'agents' ? ['herdr', 'herdr-1'] : ['orchestration', 'real-fleet', 'fleet-at-work'].includes(scenario.id) ? orchestration : scenario.id === 'clients' ? ['herdr', 'ceiling'] : ['watch', 'snapshot', 'remote', 'mcp', 'web', 'turns', 'rules'].includes(scenario.id) ? ['herdr'] : expected;
         for (const contender of contenders) {
           const value = first.values[contender as keyof typeof first.values];
           assert.ok(value !== undefined && Number.isFinite(value), `${scenario.id}: ${first.name} for ${contender} is ${value}`);
@@ -70,6 +70,8 @@ describe('bench --smoke', () => {
       const markdown = readFileSync(join(out, `${base}.md`), 'utf8');
       for (const scenario of results.scenarios) assert.ok(markdown.includes(`## ${scenario.title}`), `markdown has ${scenario.title}`);
       if (tmuxInstalled) assert.match(markdown, /herdr ÷ tmux/);
+      // The fleet at work is the report's first table.
+      assert.ok(markdown.indexOf('## At a glance: A fleet at work') > 0 && markdown.indexOf('## At a glance') < markdown.indexOf('## Flood'), 'the fleet at work at the top');
       const svg = readFileSync(join(out, `${base}.svg`), 'utf8');
       assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
       assert.ok((svg.match(/<rect /g) ?? []).length > 20, 'the chart has bars');

@@ -101,7 +101,7 @@ export class HerdrHost implements PaneHost {
     return this.server ? join(this.server.dir, 'state') : undefined;
   }
 
-  async createPanes(count: number, command?: string): Promise<string[]> {
+  async createPanes(count: number, command?: PerPane): Promise<string[]> {
     const panes = await this.createWorkspaces(count, command, 8);
     if (!command) await this.untilPrompt(panes);
     return panes;
@@ -115,20 +115,20 @@ export class HerdrHost implements PaneHost {
     return { panes, seconds };
   }
 
-  /** `count` workspaces of one pane each, `inFlight` requests at a time; their panes' stable ids. */
-  private async createWorkspaces(count: number, command: string | undefined, inFlight: number): Promise<string[]> {
+  /** `count` workspaces of one pane each, `inFlight` requests at a time; their panes' stable ids, in the order of the commands. */
+  private async createWorkspaces(count: number, command: PerPane | undefined, inFlight: number): Promise<string[]> {
     const panes: string[] = [];
-    const argv = command ? [SHELL, '-c', command] : [SHELL];
-    await pool(Array.from({ length: count }), inFlight, async () => {
+    const commandOf = command === undefined ? undefined : perPane(command);
+    await pool(Array.from({ length: count }), inFlight, async (_, index) => {
       const { workspace } = await this.connection.call('workspace.create', {
         cwd: this.environment.dir,
         focus: false,
-        command: argv,
+        command: commandOf ? [SHELL, '-c', commandOf(index)] : [SHELL],
         env: { PS1: PROMPT, HOME: this.environment.home },
       });
       const { pane: info } = await this.connection.call('pane.get', { pane_id: `${workspace.workspace_id}-1` });
       this.workspaceOf.set(info.stable_id, workspace.stable_id);
-      panes.push(info.stable_id);
+      panes[index] = info.stable_id;
     });
     return panes;
   }

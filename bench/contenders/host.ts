@@ -35,8 +35,12 @@ export interface PaneHost {
   readonly name: HostName;
   /** How the host is shown in reports. */
   readonly label: string;
-  /** Creates `count` panes running the clean shell at 120×40; resolves when every prompt shows. */
-  createPanes(count: number, command?: string): Promise<string[]>;
+  /**
+   * Creates `count` panes running the clean shell at 120×40; resolves when every prompt shows.
+   * With `command` (the i-th pane's from a function), each runs that instead (`sh -c`), and the
+   * i-th id returned is the pane running the i-th command.
+   */
+  createPanes(count: number, command?: PerPane): Promise<string[]>;
   /**
    * A script's burst of `count` panes (herdr: workspace.create requests all in
    * flight on one connection; tmux: new-window commands chained in client

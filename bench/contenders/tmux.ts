@@ -111,7 +111,7 @@ export class TmuxHost implements PaneHost {
     return out;
   }
 
-  async createPanes(count: number, command?: string): Promise<string[]> {
+  async createPanes(count: number, command?: PerPane): Promise<string[]> {
     const panes = await this.newWindows(count, command);
     if (!command) await this.untilPrompt(panes);
     return panes;
@@ -125,9 +125,10 @@ export class TmuxHost implements PaneHost {
     return { panes, seconds };
   }
 
-  private async newWindows(count: number, command?: string): Promise<string[]> {
-    const create = ['new-window', '-d', '-t', 'bench', '-P', '-F', '#{pane_id}', ...(command ? [command] : [])];
-    const out = await this.chained(Array.from({ length: count }, () => create));
+  private async newWindows(count: number, command?: PerPane): Promise<string[]> {
+    const commandOf = command === undefined ? undefined : perPane(command);
+    const create = (index: number) => ['new-window', '-d', '-t', 'bench', '-P', '-F', '#{pane_id}', ...(commandOf ? [commandOf(index)] : [])];
+    const out = await this.chained(Array.from({ length: count }, (_, index) => create(index)));
     return out.trim().split('\n').filter(Boolean);
   }
 

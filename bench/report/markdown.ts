@@ -43,6 +43,9 @@ export function markdownReport(results: BenchResults): string {
       ` Run took ${Math.round(results.durationSeconds)} s. Ratios are oriented so that above 1× means herdr is better.`,
   ];
   for (const scenario of results.scenarios) {
+    if (scenario.summary?.length) lines.push('', `## At a glance: ${scenario.title}`, '', ...scenario.summary);
+  }
+  for (const scenario of results.scenarios) {
     lines.push('', `## ${scenario.title}`, '', scenario.method, '', scenarioTable(scenario));
   }
   const targets = results.scenarios.flatMap((scenario) => scenario.targets);

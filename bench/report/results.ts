@@ -40,6 +40,8 @@ export interface ScenarioResult {
   method: string;
   metrics: Metric[];
   targets: Target[];
+  /** Markdown lines the report shows at its top, before every scenario (the figures a reader asks first). */
+  summary?: string[];
 }
 
 export interface MachineInfo {
