@@ -80,12 +80,13 @@ describe('remote servers over ssh', { skip: missing }, () => {
       const { stdout } = await run(process.execPath, [HERDR_BIN, 'fleet', 'list', '--socket', local.socketPath, '--host', sshd.host, '--ssh-command', sshd.sshCommand]);
       const lines = stdout.trimEnd().split('\n');
       assert.match(lines[0] ?? '', /^HOST +PANE +WORKSPACE +AGENT +STATE/);
-      assert.ok(lines.some((line) => /^local +1-1 +1 here /.test(line)), stdout);
+      assert.ok(lines.some((line) => /^local +w1:p1 +w1 here /.test(line)), stdout);
       const remoteRow = lines.find((line) => line.startsWith(`${sshd.host} `));
       const qualified = remoteRow?.split(/ +/)[1] ?? '';
-      assert.match(qualified, new RegExp(`^${sshd.host}/\\d+-\\d+$`));
-      const got = JSON.parse((await herdr('pane', 'get', qualified)).stdout) as { result: { pane: { pane_id: string } } };
-      assert.equal(got.result.pane.pane_id, qualified.split('/')[1]);
+      // The table names panes by the stable ids people see, and a command takes them back.
+      assert.match(qualified, new RegExp(`^${sshd.host}/w\\d+:p\\d+$`));
+      const got = JSON.parse((await herdr('pane', 'get', qualified)).stdout) as { result: { pane: { stable_id: string } } };
+      assert.equal(got.result.pane.stable_id, qualified.split('/')[1]);
     } finally {
       await local.stop();
     }
@@ -125,8 +126,8 @@ describe('remote servers over ssh', { skip: missing }, () => {
     try {
       await local.call('workspace.create', { label: 'local-watch' });
       // Both servers' rows first; then End selects the newest remote workspace, the last row (same state, the remote host after the local one).
-      await terminal.screenMatches(new RegExp(`^${sshd.host} +${sshd.host}/${remotePane} +${workspace.workspace_id} remote-watch `, 'm'));
-      const screen = await terminal.screenMatches(/^local +1-1 +1 local-watch /m);
+      await terminal.screenMatches(new RegExp(`^${sshd.host} +${sshd.host}/${workspace.stable_id}:p1 +${workspace.stable_id} remote-watch `, 'm'));
+      const screen = await terminal.screenMatches(/^local +w1:p1 +w1 local-watch /m);
       assert.match(screen, / on 2 servers · /);
       assert.match(screen, /^HOST +PANE +WORKSPACE +AGENT +STATE/m);
       terminal.type('\x1b[F\r'); // End, Enter: attach to it, over ssh
@@ -154,7 +155,7 @@ describe('remote servers over ssh', { skip: missing }, () => {
         run(process.execPath, [HERDR_BIN, 'fleet', 'list', '--socket', local.socketPath, '--host', sshd.refusedHost, '--ssh-command', sshd.sshCommand]),
         (error: { code: number; stdout: string; stderr: string }) => {
           assert.equal(error.code, 1);
-          assert.match(error.stdout, /^local +1-1 +1 still-here /m);
+          assert.match(error.stdout, /^local +w1:p1 +w1 still-here /m);
           assert.match(error.stderr, /^herdr: herdr-refused: unreachable \(cannot reach herdr-refused over ssh: .*\)$/m);
           return true;
         },

@@ -114,6 +114,8 @@ describe('herdr watch', () => {
   it('a pane without an agent shows whether it prints: active while a line comes every half second, quiet and since when after', async () => {
     const { paneId } = await newWorkspace(server, { label: 'printer' });
     await promptShown(server, paneId);
+    // Its prompt was output too: once that stretch is over, the loop's is a new one.
+    await eventually(async () => (await server.call('pane.get', { pane_id: paneId })).pane.output_active === false, 'the prompt\'s stretch to end', 5000);
     const { pane } = await server.call('pane.get', { pane_id: paneId });
     const events = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.output_activity', pane_id: pane.stable_id }] });
     try {
