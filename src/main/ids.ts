@@ -1,8 +1,9 @@
 /**
  * How the wire names workspaces and panes (docs/protocol.md §3): compact ids
  * ("2", "2-3") are positions, renumbered when something closes; stable ids
- * ("w2", "w2:p7": the workspace's uid and the pane's number in it) are never reused. Pure: the registry resolves with
- * these, events and answers print with them.
+ * ("w2", "w2:p7": the workspace's uid, the pane's number in its workspace) are
+ * never reused. Pure: the registry resolves with these, events and answers
+ * print with them.
  */
 
 import { type ErrorCode, ProtocolError } from '../protocol/errors.js';
@@ -145,12 +146,13 @@ export type IdNamer = (place: PanePlace | WorkspacePlace) => string;
 /**
  * An error whose message names a pane or workspace the server picked (an agent found by its
  * name, a pane a turn waits on), not an id the request wrote (messages quote those as sent):
- * each dialect reads the ids its answers use, `2-1` on the 0.2.0 wire and `w2:p1` on the current one.
+ * made with compact and with stable ids, and router.ts answers the form the request's own
+ * ids call for (docs/protocol.md §3, "the id a person sees").
  */
 export function errorNaming(code: ErrorCode, message: (name: IdNamer) => string): ProtocolError {
   return new ProtocolError(
     code,
-    message((place) => ('stableNumber' in place ? `${place.workspace.position}-${place.number}` : String(place.position))),
+    message((place) => ('stableNumber' in place ? paneIds(place).pane_id : String(place.position))),
     message((place) => ('stableNumber' in place ? paneStableId(place.workspace.uid, place.stableNumber) : workspaceStableId(place.uid))),
   );
 }
