@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { paneLayoutSnapshotSchema } from './pane-layout.js';
+import { paneScrollInfoSchema } from './pane-scroll.js';
 import { optional } from './optional.js';
 import { paneId } from './params.js';
 import { matchSchema, readWindowFields } from './read-window.js';
@@ -78,12 +79,6 @@ const workspace = { workspace: workspaceInfoSchema };
 const insertIndex = z.number().int().min(0).describe('where it went: its 0-based position after the move');
 
 /** herdr's PaneScrollInfo: how far a pane's view is scrolled back. */
-export const paneScrollSchema = z.object({
-  offset_from_bottom: z.number().int().min(0).describe('rows the view is scrolled back from the bottom (0: following the output)'),
-  max_offset_from_bottom: z.number().int().min(0).describe('how far back it can go: the history above the screen'),
-  viewport_rows: z.number().int().min(0),
-});
-export type PaneScroll = z.output<typeof paneScrollSchema>;
 
 const paneDotted = <D extends z.ZodObject>(data: D) => dotted('pane', 'pane', data, true);
 
@@ -157,7 +152,7 @@ export const EVENT_CATALOGUE = {
     true,
   ),
   'pane.agent_status_changed': dotted('pane', 'agent_status', z.object({ ...paneRef, agent_status: z.enum(AGENT_STATUSES), agent: agentLabelSchema.optional() }), true),
-  'pane.scroll_changed': paneDotted(z.object({ ...paneRef, scroll: paneScrollSchema })),
+  'pane.scroll_changed': paneDotted(z.object({ ...paneRef, scroll: paneScrollInfoSchema })),
   'pane.command_finished': paneDotted(z.object({ ...paneRef, exit_code: z.number().int() })),
   'pane.output_activity': paneDotted(
     z.object({
