@@ -113,23 +113,25 @@ describe('herdr watch', () => {
 
   it('a pane without an agent shows whether it prints: active while a line comes every half second, quiet and since when after', async () => {
     const { paneId } = await newWorkspace(server, { label: 'printer' });
-    await promptShown(server, paneId);
-    // Its prompt was output too: once that stretch is over, the loop's is a new one.
-    await eventually(async () => (await server.call('pane.get', { pane_id: paneId })).pane.output_active === false, 'the prompt\'s stretch to end', 5000);
     const { pane } = await server.call('pane.get', { pane_id: paneId });
     const events = await EventClient.subscribe(server.socketPath, { subscriptions: [{ type: 'pane.output_activity', pane_id: pane.stable_id }] });
     try {
+      await promptShown(server, paneId);
+      // The prompt was output too, reported a moment after it is on the screen: once its
+      // stretch has been seen to end, the loop's is a new one.
+      await events.until((lines) => lines.some((line) => activity(line)?.active === false), 'the prompt\'s stretch to end');
+      const seen = events.events.length;
       await server.call('pane.send_input', { pane_id: paneId, text: 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo tick-$i; sleep 0.5; done' });
       // Six seconds of a line every half second: active the whole time, then quiet 2 s after the last.
-      await events.until((lines) => lines.some((line) => activity(line)?.active === true), 'active');
+      await events.until((lines) => lines.slice(seen).some((line) => activity(line)?.active === true), 'active');
       await sleep(3000);
       const busy = (await herdrCli(server)('watch', '--once')).stdout.split('\n').find((line) => line.startsWith(`${pane.stable_id} `));
       assert.match(busy ?? '', /^w\d+:p1 +w\d+ printer +- +active +\d+s /, 'printing for seconds, not a state');
       const info = (await server.call('pane.get', { pane_id: paneId })).pane;
       assert.equal(info.output_active, true);
       assert.ok((info.output_active_since ?? Infinity) <= Date.now() - 2500, 'active since the first tick');
-      const quiet = await events.until((lines) => lines.some((line) => activity(line)?.active === false), 'quiet after the loop', 15_000);
-      const last = quiet.map(activity).find((data) => data?.active === false);
+      const quiet = await events.until((lines) => lines.slice(seen).some((line) => activity(line)?.active === false), 'quiet after the loop', 15_000);
+      const last = quiet.slice(seen).map(activity).find((data) => data?.active === false);
       assert.ok(last && Date.now() - last.last_output_at >= 1900, 'quiet means 2 s without output');
       const after = (await herdrCli(server)('watch', '--once')).stdout.split('\n').find((line) => line.startsWith(`${pane.stable_id} `));
       assert.match(after ?? '', /^w\d+:p1 +w\d+ printer +- +quiet +\d+s /);
