@@ -70,6 +70,7 @@ interface Options {
   ceiling: boolean;
   out: string;
   check?: boolean;
+  cpuProf?: string;
 }
 
 const program = new Command('bench')
@@ -82,6 +83,7 @@ const program = new Command('bench')
   .option('--no-ceiling', 'skip the raw PTY ceiling')
   .option('--out <dir>', 'where results are written', join(REPO_ROOT, 'bench', 'results'))
   .option('--check', 'exit 1 when a target is missed')
+  .option('--cpu-prof <dir>', 'herdr servers the bench starts write a CPU profile per thread into DIR (node --cpu-prof)')
   .parse();
 const options = program.opts<Options>();
 
@@ -102,6 +104,7 @@ const context: BenchContext = {
   socket: options.socket,
   ceiling: options.ceiling && !options.socket,
   resultsDir: options.out,
+  herdrNodeArgs: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`] : [],
   progress: (message) => console.error(`${elapsed()} ${message}`),
 };
 const selected = SCENARIOS.filter((scenario) =>

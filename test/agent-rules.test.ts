@@ -144,7 +144,7 @@ describe('agent state rules', () => {
     });
   }
 
-  const view = (text: string, readsKeys: boolean | undefined = true) => ({ text, title: '', readsKeys });
+  const view = (text: string, readsKeys: boolean | undefined = true) => ({ text, title: '', readsKeys: () => readsKeys });
 
   it("claude holds working for 1.2 s through a raw idle; other agents do not", () => {
     const tracker = new StateTracker();

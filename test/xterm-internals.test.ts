@@ -11,6 +11,7 @@ import {
   createEmulator,
   markNormalRow,
   normalRowCells,
+  onRowsChanged,
   printsPlainLines,
   rowCellsOf,
 } from '../src/workers/emulator.js';
@@ -129,5 +130,17 @@ describe('xterm internals', () => {
       write(reset);
       assert.equal(printsPlainLines(term), true, `${what}, undone`);
     }
+  });
+
+  it('_core._inputHandler.onRequestRefreshRows tells the screen rows each parse changed', () => {
+    const { term, write } = emulator(20, 6);
+    const seen: Array<{ start: number; end: number } | undefined> = [];
+    assert.equal(onRowsChanged(term, (rows) => seen.push(rows)), true);
+    write('\x1b[4;1H');
+    write('fourth row');
+    // The rows a parse touched, the cursor's own included: a renderer repaints these.
+    assert.deepEqual(seen.at(-1), { start: 3, end: 3 });
+    write('\x1b[2;1Hsecond\x1b[5;1Hfifth');
+    assert.deepEqual(seen.at(-1), { start: 1, end: 4 });
   });
 });

@@ -20,6 +20,8 @@ export interface BenchContext {
   ceiling: boolean;
   /** Where results go (--out): scenarios write their pictures there too. */
   resultsDir: string;
+  /** Node flags for the herdr servers the bench starts (--cpu-prof). */
+  herdrNodeArgs: string[];
   progress(message: string): void;
 }
 
@@ -31,7 +33,7 @@ export function sized<T>(context: BenchContext, sizes: { smoke: T; quick: T; ful
 export async function startHost(context: BenchContext, name: HostName): Promise<PaneHost> {
   if (context.socket) return HerdrHost.attach(context.environment, context.socket);
   if (name === 'tmux') return TmuxHost.start(context.environment);
-  return HerdrHost.start(context.environment, name === 'herdr-1' ? 1 : undefined);
+  return HerdrHost.start(context.environment, name === 'herdr-1' ? 1 : undefined, context.herdrNodeArgs);
 }
 
 /** Every host of the run, started; stopped again however `use` ends. */

@@ -159,6 +159,7 @@ export class HerdrServer implements ConnectionHandler {
       return;
     }
     connection.requestRead();
+    this.loopDelay.asked();
     let request;
     try {
       request = parseRequestLine(line);

@@ -26,6 +26,9 @@
  *   (screen-redraw.ts): the scroll margins, cursor visibility and the
  *   mouse's report encoding (`_core.buffer`, `_core.coreService`,
  *   `_core.coreMouseService`). Without them the redraw lacks just those.
+ * - The rows each parse changed (`_core._inputHandler.onRequestRefreshRows`, what a
+ *   renderer repaints), so the agent checks' screen text re-encodes only those
+ *   (visible-text.ts). Without it every read encodes every row.
  * - The width of a character by the active Unicode version
  *   (`_core.unicodeService.wcwidth`), to find cell columns in a history row,
  *   which is kept as text (selection-reader.ts). Without it every character
@@ -227,4 +230,23 @@ export function cellWidthOf(term: Emulator): (codePoint: number) => number {
   const wcwidth = service?.wcwidth;
   if (typeof wcwidth !== 'function') return () => 1;
   return (codePoint) => (wcwidth as (this: unknown, codePoint: number) => number).call(service, codePoint);
+}
+
+/** Rows a parse changed, relative to the top of the screen; undefined: all of them. */
+export type ChangedRows = { start: number; end: number } | undefined;
+
+interface RefreshRowsView {
+  _core?: { _inputHandler?: { onRequestRefreshRows?: unknown } };
+}
+
+/**
+ * Calls `listener` after each parse with the screen rows it changed (xterm marks every cell it
+ * writes, erases or moves within the screen; a scroll moves rows without marking them, so
+ * callers also compare row objects). False when the internals are not as expected.
+ */
+export function onRowsChanged(term: Emulator, listener: (rows: ChangedRows) => void): boolean {
+  const event = (term as unknown as RefreshRowsView)._core?._inputHandler?.onRequestRefreshRows;
+  if (typeof event !== 'function') return false;
+  (event as (listener: (rows: ChangedRows) => void) => unknown)(listener);
+  return true;
 }

@@ -13,8 +13,12 @@ import type { Clock, Timer } from './clock.js';
 export const UPDATE_INTERVAL_MS = 50;
 /** A pane's cwd is read at most this often; a change is seen at most this late. */
 export const CWD_INTERVAL_MS = 250;
-/** cwd can change without output (rare); a slow sweep catches it. */
-export const SWEEP_INTERVAL_MS = 2000;
+/**
+ * cwd can change without output (rare: a typed `cd` echoes, an agent that moves prints); a
+ * slow sweep catches it. Every 2 s it was most of what an idle fleet's shards did (a readlink
+ * per pane; ARCHITECTURE.md, "What an idle pane costs").
+ */
+export const SWEEP_INTERVAL_MS = 10_000;
 
 export interface FactSource {
   readonly uid: number;

@@ -14,6 +14,7 @@ import type { Emulator } from './emulator.js';
 import { History } from './history.js';
 import { KittyKeyboard } from './kitty-keyboard.js';
 import { readRecent, readVisible, visibleWithLooks } from './screen-reader.js';
+import { VisibleText } from './visible-text.js';
 import { readSelection } from './selection-reader.js';
 import { menuOnScreen } from './menu-answer.js';
 import { OutputCoalescer } from './output-coalescer.js';
@@ -87,6 +88,8 @@ export class Pane {
   private readonly kitty: KittyKeyboard;
   /** Where a client scrolled the view to (`pane.scroll`); `visible` reads show that view. */
   private readonly view: ScrollView;
+  /** The screen's plain text for the agent checks, re-read only where it changed. */
+  private readonly detectionText: VisibleText;
 
   constructor(spec: SpawnParams, private readonly events: PaneEvents, restored?: RestoredRows) {
     this.uid = spec.paneUid;
@@ -99,6 +102,7 @@ export class Pane {
     }
     ({ term: this.term, cell: this.cell, capture: this.capture, parser: this.parser } = createParsing(spec.cols, spec.rows, this.history));
     this.view = new ScrollView(this.term, this.history);
+    this.detectionText = new VisibleText(this.term);
     const [file, ...args] = spec.argv;
     this.pty = pty.spawn(file ?? '/bin/sh', args, {
       name: spec.env.TERM ?? 'xterm-256color',
@@ -166,7 +170,7 @@ export class Pane {
         return { text: this.view.read(withStyle, this.cell) ?? readVisible(this.term, withStyle, this.cell), revision: this.revision, truncated: false };
       // What the agent checks read (shard-runtime.ts): the screen as plain text, whatever the format.
       case 'detection':
-        return { text: readVisible(this.term, false, this.cell), revision: this.revision, truncated: false };
+        return { text: this.detectionText.read(this.revision), revision: this.revision, truncated: false };
       case 'recent':
       case 'recent_unwrapped': {
         const { text, truncated } = readRecent(this.term, this.history, params.lines, withStyle, this.cell, params.source === 'recent_unwrapped');
@@ -194,7 +198,7 @@ export class Pane {
   /** The screen as plain text, everything read so far included (a menu is looked for in it). */
   visibleText(): string {
     this.catchUp();
-    return readVisible(this.term, false, this.cell);
+    return this.detectionText.read(this.revision);
   }
 
   /** The menu on the screen now, everything read so far included, a row of buttons' selection told by its colours. */
@@ -272,6 +276,7 @@ export class Pane {
       throw new ProtocolError('pane_not_found', 'the pane has exited');
     }
     this.term.resize(cols, rows);
+    this.detectionText.invalidate();
     this.capture.resized(baseBefore, widthChanged);
     if (this.streams > 0) this.events.resized(this, ++this.streamSeq);
     this.revision++;

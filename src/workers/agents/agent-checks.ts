@@ -26,7 +26,7 @@ export const PROCESS_TICK_MS = 1000;
  * the rest (a program taking the terminal silently). An idle fleet's checks were most of its
  * cost (ARCHITECTURE.md, "What an idle pane costs").
  */
-export const QUIET_PROCESS_CHECK_MS = 5000;
+export const QUIET_PROCESS_CHECK_MS = 15_000;
 
 export interface CheckedPane extends PaneLook {
   readonly pid: number;

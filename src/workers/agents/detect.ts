@@ -145,6 +145,8 @@ export function knownAgent(label: string): string | undefined {
 class Screen {
   readonly lower: string;
   private linesCache: string[] | undefined;
+  /** Each table's first rule that holds here (null: none): a look asks it up to three times. */
+  readonly firstRules = new Map<AgentTable, Rule | null>();
   private promptBoxRegion: Screen | undefined;
   private regions: Map<string, Screen> | undefined;
 
@@ -228,8 +230,30 @@ function holds(condition: Condition, screen: Screen): boolean {
 
 /** The first rule that holds. */
 function firstRule(table: AgentTable, screen: Screen): Rule | undefined {
-  return table.rules.find((rule) => holds(rule.when, screen));
+  let rule = screen.firstRules.get(table);
+  if (rule === undefined) {
+    rule = table.rules.find((candidate) => holds(candidate.when, screen)) ?? null;
+    screen.firstRules.set(table, rule);
+  }
+  return rule ?? undefined;
 }
+
+/**
+ * A pane's last screen and what its rules made of it: a look reads the state up to three times,
+ * and a screen that did not change since the last look (the same text: visible-text.ts gives
+ * the same string back) is not read by the rules again.
+ */
+export class ScreenMemo {
+  private last: Screen | undefined;
+
+  of(text: string, title: string): Screen {
+    if (this.last?.text !== text || this.last.title !== title) this.last = new Screen(text, title);
+    return this.last;
+  }
+}
+
+/** For callers without a pane of their own (tests, explain). */
+const anyPane = new ScreenMemo();
 
 /** The state of the first rule that holds, else the table's `otherwise`; undefined when neither says. */
 function matchedState(table: AgentTable, screen: Screen): AgentState | undefined {
@@ -237,10 +261,10 @@ function matchedState(table: AgentTable, screen: Screen): AgentState | undefined
 }
 
 /** The state the screen shows for `agent`, by its table alone (no hold): `unknown` when no rule says. */
-export function screenState(agent: string, text: string, title = ''): AgentState {
+export function screenState(agent: string, text: string, title = '', screens = anyPane): AgentState {
   const table = active.tables.get(agent);
   if (!table) return 'idle';
-  return matchedState(table, new Screen(text, title)) ?? 'unknown';
+  return matchedState(table, screens.of(text, title)) ?? 'unknown';
 }
 
 /** A condition as a person reads it: `has "Working..."`, `line /^> /`, `any(…)`. */
@@ -322,8 +346,8 @@ export function explainScreen(agent: string, text: string, title = ''): ScreenEx
 export interface PaneView {
   text: string;
   title: string;
-  /** False while the terminal is in canonical mode; undefined when that cannot be read. */
-  readsKeys: boolean | undefined;
+  /** False while the terminal is in canonical mode; undefined when that cannot be read. Asked only of a drawn prompt (a system call each time). */
+  readsKeys(): boolean | undefined;
 }
 
 /** A screen no rule matched keeps the state before it this long: a frame drawn in two writes (gemini) shows nothing in between. */
@@ -353,6 +377,8 @@ export class StateTracker {
   /** A raw idle after working waiting for a quiet screen (idleQuietMs): since when, and the screen then. */
   private quiet: { since: number; first: number; text: string } | undefined;
 
+  constructor(private readonly screens = new ScreenMemo()) {}
+
   get state(): AgentState {
     return this.reported;
   }
@@ -361,7 +387,7 @@ export class StateTracker {
     if (!agent) return { state: (this.reported = 'unknown') };
     const table = active.tables.get(agent);
     if (!table) return { state: (this.reported = 'idle') };
-    const screen = new Screen(view.text, view.title);
+    const screen = this.screens.of(view.text, view.title);
     const rule = firstRule(table, screen);
     if (rule?.keep) {
       this.lastMatchAt = now;
@@ -377,7 +403,7 @@ export class StateTracker {
       return { state: (this.reported = 'unknown'), held: 'no rule matched this screen: its state is unknown (it may still be starting)' };
     }
     this.lastMatchAt = now;
-    if (matched === 'idle' && table.rawInput && view.readsKeys === false) {
+    if (matched === 'idle' && table.rawInput && view.readsKeys() === false) {
       return { state: (this.reported = 'unknown'), held: 'its prompt is drawn, but its terminal is still in canonical mode: it does not read keys yet' };
     }
     if (matched === 'working') this.lastWorkingAt = now;

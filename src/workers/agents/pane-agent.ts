@@ -11,7 +11,7 @@ import { coreShare, parseProcStat, procStatName, readProcStat, readProcText } fr
 import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { ProgramStatus } from '../signals/program-status.js';
 import { findMenu } from '../../protocol/menu.js';
-import { StateTracker, agentOfProcess, explainScreen, hasScreenRules, knownAgent, readyOnStatusOf, readySettleOf, screenState } from './detect.js';
+import { ScreenMemo, StateTracker, agentOfProcess, explainScreen, hasScreenRules, knownAgent, readyOnStatusOf, readySettleOf, screenState } from './detect.js';
 import { type Binding, type BindingCheck, HookAuthority } from './hook-authority.js';
 
 /** How long an agent that left the foreground keeps the pane (its final `idle` must be seen). */
@@ -113,7 +113,9 @@ export class PaneAgent {
   private detected: string | undefined;
   private lingerUntil: number | undefined;
   private foregroundPgid: number | undefined;
-  private readonly tracker = new StateTracker();
+  /** The screen's last reading by the rules, shared by every read of one look and kept for the next. */
+  private readonly screens = new ScreenMemo();
+  private readonly tracker = new StateTracker(this.screens);
   private readonly hooks = new HookAuthority();
   private status: HeldStatus | undefined;
   private reported: AgentPicture = { state: 'unknown' };
@@ -273,7 +275,7 @@ export class PaneAgent {
     const agent = this.detected;
     if (agent === undefined || !hasScreenRules(agent)) return decided;
     const text = look.screen();
-    if (screenState(agent, text, look.title()) !== 'blocked' || !findMenu(text.split('\n'))) return decided;
+    if (screenState(agent, text, look.title(), this.screens) !== 'blocked' || !findMenu(text.split('\n'))) return decided;
     this.held = `its ${picture.source ?? 'report'} says ${picture.state}, but its screen shows a dialog the rules read as blocked`;
     return { ...decided, picture: { ...picture, state: 'blocked', source: 'screen', message: undefined } };
   }
@@ -289,7 +291,7 @@ export class PaneAgent {
   private screenAgrees(decided: Decided, look: PaneLook, now: number): Decided {
     const { picture } = decided;
     const agent = this.detected;
-    const screenWorks = agent !== undefined && hasScreenRules(agent) && picture.source !== 'screen' && screenState(agent, look.screen(), look.title()) === 'working';
+    const screenWorks = agent !== undefined && hasScreenRules(agent) && picture.source !== 'screen' && screenState(agent, look.screen(), look.title(), this.screens) === 'working';
     if (!screenWorks) this.screenWorkSince = undefined;
     else this.screenWorkSince ??= Date.now();
     if (!screenWorks || picture.state !== 'idle') {
@@ -323,7 +325,7 @@ export class PaneAgent {
     const agent = this.detected;
     // A program whose own status still says it works is believed (codex hides its working row while it streams).
     const statusWorks = this.status !== undefined && this.status.state !== 'idle';
-    if (picture.source !== 'hook' || picture.state !== 'working' || statusWorks || agent === undefined || !hasScreenRules(agent) || screenState(agent, look.screen(), look.title()) !== 'idle') {
+    if (picture.source !== 'hook' || picture.state !== 'working' || statusWorks || agent === undefined || !hasScreenRules(agent) || screenState(agent, look.screen(), look.title(), this.screens) !== 'idle') {
       this.hookWorkIdleSince = undefined;
       return decided;
     }
@@ -402,7 +404,7 @@ export class PaneAgent {
       const agent = this.detected ?? app;
       return { picture: withSession({ ...(agent ? { agent } : {}), state, source: 'status', ...(message ? { message } : {}) }) };
     }
-    const view = this.detected ? { text: look.screen(), title: look.title(), readsKeys: look.readsKeys() } : { text: '', title: '', readsKeys: undefined };
+    const view = this.detected ? { text: look.screen(), title: look.title(), readsKeys: () => look.readsKeys() } : { text: '', title: '', readsKeys: () => undefined };
     const { state, recheckAt, held } = this.tracker.update(this.detected, view, now);
     this.held = held;
     // A session reported before its agent was detected already names the pane's agent; its state is not known yet.
