@@ -173,8 +173,9 @@ process.on('message', (message: DriverMessage) => {
         const sorted = lateness.sort((a, b) => a - b);
         const lateP99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN;
         const seconds = (performance.now() - workSince) / 1000;
-        send({ type: 'done', marks, lateP99, bytesPerSecond: workSince > 0 ? pacedBytes / seconds : 0, writes });
-        process.disconnect();
+        // Disconnected once the reply is out: at 300 panes its marks fill the channel's buffer, and a
+        // disconnect right after the send dropped it.
+        process.send?.({ type: 'done', marks, lateP99, bytesPerSecond: workSince > 0 ? pacedBytes / seconds : 0, writes } satisfies DriverReply, () => process.disconnect());
       }
     } catch (error) {
       send({ type: 'error', message: String(error) });

@@ -103,6 +103,8 @@ class Driver {
   private readonly child: ChildProcess;
   private readonly replies: DriverReply[] = [];
   private waiting: (() => void) | undefined;
+  /** The replayer is gone and its channel closed: every reply it sent has arrived. */
+  private closed = false;
 
   constructor() {
     this.child = fork(DRIVER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -110,7 +112,11 @@ class Driver {
       this.replies.push(reply);
       this.waiting?.();
     });
-    this.child.on('exit', () => this.waiting?.());
+    // 'close', not 'exit': a large reply (300 panes' marks) may still be on its way when the process exits.
+    this.child.on('close', () => {
+      this.closed = true;
+      this.waiting?.();
+    });
   }
 
   send(message: DriverMessage): void {
@@ -124,7 +130,7 @@ class Driver {
       if (error?.type === 'error') throw new Error(`the replay: ${error.message}`);
       const found = this.replies.find((reply) => reply.type === type);
       if (found) return found as Extract<DriverReply, { type: T }>;
-      if (this.child.exitCode !== null || Date.now() > deadline) throw new Error(`the replay did not answer ${type}`);
+      if (this.closed || Date.now() > deadline) throw new Error(`the replay did not answer ${type}`);
       await new Promise<void>((resolve) => {
         this.waiting = resolve;
         setTimeout(resolve, 500);

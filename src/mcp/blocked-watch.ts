@@ -4,64 +4,47 @@
  * `warning` with the agent and its question, which hosts show or log, and
  * `resources/updated` of herdr://agents for those subscribed to it), and panes
  * that came or went (`resources/list_changed`). One `events.subscribe` of the
- * server's, resumed from its last seq when the connection drops.
+ * server's, resumed from its last seq when the connection drops (resuming-subscription.ts).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { HerdrError, type Subscription } from '../client/client.js';
+import { ResumingSubscription } from '../client/resuming-subscription.js';
 import type { SubscriptionSpec } from '../protocol/methods.js';
 import type { Host, McpContext } from './context.js';
 import { AGENTS_URI, type Resources } from './resources.js';
 import { agentView } from './views.js';
 
-/** Retried after 1 s, doubling to 30 s while the server stays away (as `herdr fleet events`). */
-const FIRST_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
 const SPECS: SubscriptionSpec[] = [{ type: 'pane.agent_status_changed', agent_status: 'blocked' }, { type: 'pane.created' }, { type: 'pane.closed' }];
 
 export class BlockedWatch {
-  private subscription: Subscription | undefined;
-  private stopped = false;
-  private since: number | undefined;
-  private retry: NodeJS.Timeout | undefined;
-  private retryMs = FIRST_RETRY_MS;
+  private readonly subscription: ResumingSubscription;
 
   constructor(
     private readonly server: McpServer,
     private readonly context: McpContext,
     private readonly host: Host,
     private readonly resources: Resources,
-  ) {}
+  ) {
+    const { client } = host;
+    this.subscription = new ResumingSubscription({
+      open: (since) => client.subscribe(SPECS, { id: 'mcp:blocked', ...(since === undefined ? {} : { since }) }),
+      line: async (line) => {
+        if (line.event === 'pane.agent_status_changed') await this.blocked(line.data.pane_id);
+        else if (line.event === 'pane_created' || line.event === 'pane_closed') this.server.sendResourceListChanged();
+      },
+      // Said once per absence, not at every retry.
+      status: (status) => {
+        if (status.kind === 'live' && status.back) this.context.log(`event subscription of ${client.dialer.where}: back`);
+        else if (status.kind === 'unreachable' && status.first) this.context.log(`event subscription of ${client.dialer.where}: ${status.message}; retrying`);
+      },
+    });
+  }
 
   start(): void {
-    void this.run();
+    this.subscription.start();
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    this.subscription?.close();
-  }
-
-  private async run(): Promise<void> {
-    const { client } = this.host;
-    try {
-      this.subscription = await client.subscribe(SPECS, { id: 'mcp:blocked', ...(this.since === undefined ? {} : { since: this.since }) });
-      if (this.stopped) this.subscription.close();
-      if (this.retryMs > FIRST_RETRY_MS) this.context.log(`event subscription of ${client.dialer.where}: back`);
-      this.retryMs = FIRST_RETRY_MS;
-      for await (const line of this.subscription) {
-        if (line.event === 'pane.agent_status_changed') await this.blocked(line.data.pane_id);
-        else if (line.event === 'pane_created' || line.event === 'pane_closed') this.server.sendResourceListChanged();
-      }
-      this.since = this.subscription.lastSeq ?? this.since;
-    } catch (error) {
-      // A server that refused `since` (restarted, its seqs begun again) is followed from now on.
-      if (error instanceof HerdrError) this.since = undefined;
-      // Said once per absence, not at every retry.
-      if (this.retryMs === FIRST_RETRY_MS) this.context.log(`event subscription of ${client.dialer.where}: ${error instanceof Error ? error.message : String(error)}; retrying`);
-      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
-    }
-    if (!this.stopped) this.retry = setTimeout(() => void this.run(), this.retryMs);
+    this.subscription.stop();
   }
 
   private async blocked(paneId: string): Promise<void> {

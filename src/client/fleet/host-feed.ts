@@ -4,11 +4,12 @@
  * in between is missed). When the connection drops, the feed says so and
  * subscribes again with `since` the last seq it handed on, so no event is
  * lost or repeated; a server that cannot be reached is retried with backoff
- * (1 s, doubling to 30 s). Feeds do not wait on each other.
+ * (1 s, doubling to 30 s; resuming-subscription.ts). Feeds do not wait on each other.
  */
 import type { TypedEventLine } from '../../protocol/events.js';
 import type { SubscriptionSpec } from '../../protocol/methods.js';
-import { HerdrClient, HerdrError, type Subscription } from '../client.js';
+import { HerdrClient } from '../client.js';
+import { ResumingSubscription } from '../resuming-subscription.js';
 import type { Dialer } from '../transport.js';
 import { Fleet } from './fleet-model.js';
 
@@ -27,8 +28,6 @@ export const FLEET_SUBSCRIPTIONS: SubscriptionSpec[] = [
 ];
 
 const RELOAD_MS = 1000;
-const FIRST_RETRY_MS = 1000;
-const MAX_RETRY_MS = 30_000;
 
 /** Loads `fleet` from the server's lists (agents' names from `agent.list`), and its blocked agents' questions from the approval inbox. */
 export async function readFleet(client: HerdrClient, fleet: Fleet): Promise<void> {
@@ -54,12 +53,8 @@ export interface FeedListener {
 export class HostFeed {
   readonly fleet: Fleet;
   status: FeedStatus = { kind: 'connecting' };
-  /** The seq of the last event handed on: where a new subscription resumes. */
-  lastSeq: number | undefined;
   readonly client: HerdrClient;
-  private subscription: Subscription | undefined;
-  private retryMs = FIRST_RETRY_MS;
-  private retry: NodeJS.Timeout | undefined;
+  private readonly subscription: ResumingSubscription;
   private reloadTimer: NodeJS.Timeout | undefined;
   /** performance.now() of the last reload: the throttle must not stall when the wall clock steps back. */
   private lastReload = -Infinity;
@@ -70,60 +65,34 @@ export class HostFeed {
     readonly host: string | undefined,
     readonly dialer: Dialer,
     private readonly listener: FeedListener,
-    private readonly subscriptions: SubscriptionSpec[] = FLEET_SUBSCRIPTIONS,
+    subscriptions: SubscriptionSpec[] = FLEET_SUBSCRIPTIONS,
   ) {
     this.client = new HerdrClient({ dialer });
     this.fleet = new Fleet(host);
+    this.subscription = new ResumingSubscription({
+      open: (since) => this.client.subscribe(subscriptions, { id: 'cli:fleet', ...(since === undefined ? {} : { since }) }),
+      // The lists once the subscription is acknowledged: nothing in between is missed.
+      opened: () => this.reload(),
+      line: (line) => {
+        this.listener.event?.(this, line);
+        // Epoch time: a row's `since` is the server's agent_state_since, shown as an age, never waited on.
+        const effect = this.fleet.apply(line, Date.now());
+        if (effect.changed) this.listener.changed(this);
+        if (effect.reload) this.reloadSoon();
+      },
+      status: (status) => this.setStatus(status.kind === 'live' ? { kind: 'live' } : { kind: 'unreachable', message: status.message }),
+    });
   }
 
   start(): void {
-    void this.connect();
+    this.subscription.start();
   }
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.retry);
     clearTimeout(this.reloadTimer);
-    this.subscription?.close();
+    this.subscription.stop();
     this.client.close();
-  }
-
-  private async connect(): Promise<void> {
-    if (this.stopped) return;
-    let subscription: Subscription | undefined;
-    try {
-      const options = this.lastSeq === undefined ? { id: 'cli:fleet' } : { id: 'cli:fleet', since: this.lastSeq };
-      subscription = await this.client.subscribe(this.subscriptions, options);
-      await this.reload();
-    } catch (error) {
-      subscription?.close();
-      if (error instanceof HerdrError && error.code === 'events_lost') {
-        // Gone too long: what it missed is no longer kept. Start over from the lists.
-        this.lastSeq = undefined;
-        return this.connect();
-      }
-      return this.unreachable(error instanceof Error ? error.message : String(error));
-    }
-    if (this.stopped) return subscription.close();
-    this.subscription = subscription;
-    this.retryMs = FIRST_RETRY_MS;
-    this.setStatus({ kind: 'live' });
-    for await (const line of subscription) {
-      if (typeof line.seq === 'number') this.lastSeq = line.seq;
-      this.listener.event?.(this, line);
-      // Epoch time: a row's `since` is the server's agent_state_since, shown as an age, never waited on.
-      const effect = this.fleet.apply(line, Date.now());
-      if (effect.changed) this.listener.changed(this);
-      if (effect.reload) this.reloadSoon();
-    }
-    if (!this.stopped) this.unreachable('the connection was lost');
-  }
-
-  private unreachable(message: string): void {
-    if (this.stopped) return;
-    this.setStatus({ kind: 'unreachable', message });
-    this.retry = setTimeout(() => void this.connect(), this.retryMs);
-    this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
   }
 
   private setStatus(status: FeedStatus): void {
@@ -138,7 +107,7 @@ export class HostFeed {
   }
 
   private reloadSoon(): void {
-    if (this.reloadTimer) return;
+    if (this.reloadTimer || this.stopped) return;
     const wait = Math.max(0, this.lastReload + RELOAD_MS - performance.now());
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
