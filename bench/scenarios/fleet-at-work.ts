@@ -51,6 +51,8 @@ interface Sizes {
 interface FleetRun {
   host: FleetHost;
   panes: number;
+  /** Which repetition of its pane count: herdr's and tmux's runs of one are compared. */
+  repetition: number;
   working: number;
   /** Server CPU seconds over the idle window and over the working window. */
   idleCpu: number;
@@ -188,7 +190,7 @@ function latenciesOf(marks: readonly DriverMark[], events: ReadonlyArray<{ pane:
   return { latencies, byAgent, marks: counted, matched, early };
 }
 
-async function fleetRun(context: BenchContext, name: FleetHost, count: number, sizes: Sizes, recordingPaths: string[], durations: number[], agents: string[], run: number): Promise<FleetRun> {
+async function fleetRun(context: BenchContext, name: FleetHost, count: number, repetition: number, sizes: Sizes, recordingPaths: string[], durations: number[], agents: string[], run: number): Promise<FleetRun> {
   const dir = join(context.environment.dir, 'fleet-at-work');
   const bin = agentBins(dir, agents);
   const fifoDir = join(dir, `run-${run}`);
@@ -249,6 +251,7 @@ async function fleetRun(context: BenchContext, name: FleetHost, count: number, s
     return {
       host: name,
       panes: count,
+      repetition,
       working,
       idleCpu,
       workCpu,
@@ -296,11 +299,21 @@ export async function fleetAtWorkScenario(context: BenchContext): Promise<Scenar
   const agents = recordings.map((recording) => recording.header.agent);
   const stats = recordings.map((recording) => ({ name: recording.name, ...workingStats(recording) }));
   const runs: FleetRun[] = [];
+  const failed: string[] = [];
   let run = 0;
   for (const count of paneCounts) {
     for (let rep = 0; rep < repetitions; rep++) {
       for (const name of rotated(hosts, rep)) {
-        const result = await fleetRun(context, name, count, sizes, recordingPaths, durations, agents, run++);
+        let result: FleetRun;
+        try {
+          result = await fleetRun(context, name, count, rep, sizes, recordingPaths, durations, agents, run++);
+        } catch (error) {
+          // One run that fails is said and left out; the others of a 20-minute run still count.
+          const why = `${count} panes, ${name}, repetition ${rep + 1}: ${error instanceof Error ? error.message : String(error)}`;
+          failed.push(why);
+          context.progress(`fleet-at-work: a run failed and is left out: ${why}`);
+          continue;
+        }
         runs.push(result);
         const all = Object.values(result.latencies).flat();
         context.progress(
@@ -316,6 +329,7 @@ export async function fleetAtWorkScenario(context: BenchContext): Promise<Scenar
     }
   }
 
+  if (runs.length === 0) throw new Error(`fleet-at-work: every run failed: ${failed.join('; ')}`);
   const metrics: Metric[] = [];
   const targets: Array<Target | undefined> = [];
   const summary = [
@@ -343,11 +357,10 @@ export async function fleetAtWorkScenario(context: BenchContext): Promise<Scenar
     // herdr ÷ tmux per repetition (the runs of a repetition are next to each other).
     const ratios: number[] = [];
     const herdrRuns = ofCount.filter((r) => r.host === 'herdr');
-    const tmuxRuns = ofCount.filter((r) => r.host === 'tmux');
-    herdrRuns.forEach((h, i) => {
-      const t = tmuxRuns[i];
+    for (const h of herdrRuns) {
+      const t = ofCount.find((r) => r.host === 'tmux' && r.repetition === h.repetition);
       if (t && t.workCpu > 0) ratios.push(h.workCpu / h.workSeconds / (t.workCpu / t.workSeconds));
-    });
+    }
     const range = ratios.length > 0 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : '';
     const ratio: Metric = {
       name: `${count} panes at work: server CPU, herdr ÷ tmux, median of ${ratios.length} repetition${ratios.length === 1 ? '' : 's'}${range}`,
@@ -404,7 +417,8 @@ export async function fleetAtWorkScenario(context: BenchContext): Promise<Scenar
       `then at work (${sizes.warmupMs / 1000} s warm-up, ${sizes.windowMs / 1000} s measured); server CPU from /proc/<pid>/stat (every thread; not the panes' processes), per working agent with the idle panes' cost in it. ` +
       `${repetitions} repetition${repetitions === 1 ? '' : 's'} per pane count; figures are medians, each run's in the JSON. ` +
       "Latency (herdr): the replay's wall time just before it writes a chunk that changed the agent's state in the recording, to the host's pane.agent_state_changed with that state on an events.subscribe (within 5 s). " +
-      `The replay wrote ${Math.min(...fleetRate).toFixed(0)}–${Math.max(...fleetRate).toFixed(0)} KB/s in all; load average during the windows ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}.`,
+      `The replay wrote ${Math.min(...fleetRate).toFixed(0)}–${Math.max(...fleetRate).toFixed(0)} KB/s in all; load average during the windows ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}.` +
+      (failed.length > 0 ? ` Runs that failed and are left out: ${failed.join('; ')}.` : ''),
     metrics,
     targets: measured(targets),
     summary: [
