@@ -14,8 +14,6 @@ import type { MethodResults } from '../src/protocol/methods.js';
 import { type TestServer, codeOf, herdrCli, startServer, tempDir } from './helpers/server.js';
 import { git, gitWorks } from './helpers/git.js';
 
-
-
 /** A repository with one commit on `main`. */
 function makeRepository(dir: string): string {
   mkdirSync(dir, { recursive: true });

@@ -10,7 +10,7 @@ import { HerdrClient, HerdrConnection, type PaneOutputStream, call } from '../..
 import { eventually } from '../../harness/poll.js';
 import { HERDR_BIN, type LocalServer, startServer } from '../../harness/server.js';
 import { type BenchEnvironment, PROMPT, SHELL } from '../environment.js';
-import { pool } from '../measure.js';
+import { cpuSeconds, pool } from '../measure.js';
 import { type CliKind, type HostName, type OutputWatch, type PaneHost, type PerPane, type QueryKind, type ViewedOutput, perPane } from './host.js';
 
 /** Whole-line regex for a literal (wait_for_output regexes are RE2, line by line). */
@@ -248,8 +248,9 @@ export class HerdrHost implements PaneHost {
     return this.connection.call('server.stats', {});
   }
 
+  /** From /proc for a server of our own, so that reading it costs the server nothing (a request would wake it); else `server.stats`. */
   async cpuSeconds(): Promise<number> {
-    return (await this.stats()).cpu_ms / 1000;
+    return this.pid === undefined ? (await this.stats()).cpu_ms / 1000 : cpuSeconds(this.pid);
   }
 
   async rssBytes(): Promise<number> {

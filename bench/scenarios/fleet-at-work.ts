@@ -18,11 +18,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sleep } from '../../harness/poll.js';
 import { HerdrHost } from '../contenders/herdr.js';
-import type { PaneHost } from '../contenders/host.js';
-import { TmuxHost } from '../contenders/tmux.js';
 import { Prng } from '../corpus/prng.js';
 import { CANDIDATE_MS, WORKING_DIR, type WorkingState, loadWorking, workingFiles, workingStats } from '../corpus/working.js';
-import { cpuSeconds, median, percentile } from '../measure.js';
+import { median, percentile } from '../measure.js';
 import { type Metric, type ScenarioResult, type Target, boundTarget, formatFigure, measured } from '../report/results.js';
 import type { DriverMark, DriverMessage, DriverPane, DriverReply } from '../working-driver.js';
 import { type BenchContext, LatencySet, SampleSet, rotated, sized, startHost } from './context.js';
@@ -147,13 +145,6 @@ class Driver {
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
-/** The server process's CPU seconds (every thread), from /proc. */
-function serverCpu(host: PaneHost): number {
-  const pid = host instanceof HerdrHost ? host.pid : host instanceof TmuxHost ? host.pid : undefined;
-  if (!pid) throw new Error(`no server process for ${host.label}`);
-  return cpuSeconds(pid);
-}
-
 /**
  * Each labelled mark's event: the first of the same pane and state after the earliest of the
  * mark and the candidate marks written just before it, and before the pane's next labelled mark
@@ -222,9 +213,9 @@ async function fleetRun(context: BenchContext, name: FleetHost, count: number, r
     // The whole fleet idle at its prompts.
     await sleep(sizes.idleSettleMs);
     const idleStart = performance.now();
-    const idleBefore = serverCpu(host);
+    const idleBefore = (await host.cpuSeconds());
     await sleep(sizes.idleWindowMs);
-    const idleCpu = serverCpu(host) - idleBefore;
+    const idleCpu = (await host.cpuSeconds()) - idleBefore;
     const idleSeconds = (performance.now() - idleStart) / 1000;
     // At work.
     driver.send({ type: 'work' });
@@ -232,9 +223,9 @@ async function fleetRun(context: BenchContext, name: FleetHost, count: number, r
     const loadBefore = loadavg()[0] ?? NaN;
     const workStart = performance.now();
     const from = epochNow();
-    const workBefore = serverCpu(host);
+    const workBefore = (await host.cpuSeconds());
     await sleep(sizes.windowMs);
-    const workCpu = serverCpu(host) - workBefore;
+    const workCpu = (await host.cpuSeconds()) - workBefore;
     const workSeconds = (performance.now() - workStart) / 1000;
     const to = epochNow();
     const load = ((loadavg()[0] ?? NaN) + loadBefore) / 2;

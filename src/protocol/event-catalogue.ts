@@ -78,8 +78,6 @@ const tabRef = { tab_id: z.string(), workspace_id: z.string() };
 const workspace = { workspace: workspaceInfoSchema };
 const insertIndex = z.number().int().min(0).describe('where it went: its 0-based position after the move');
 
-/** herdr's PaneScrollInfo: how far a pane's view is scrolled back. */
-
 const paneDotted = <D extends z.ZodObject>(data: D) => dotted('pane', 'pane', data, true);
 
 export const EVENT_CATALOGUE = {

@@ -70,7 +70,7 @@ const FRONT_REREAD_MS = 10_000;
 
 /**
  * The foreground of the pane whose first process is `pid`, read from /proc on every process
- * check (each pane's, once a second). What the group runs changes only by a new group or an
+ * check (agent-checks.ts says how often). What the group runs changes only by a new group or an
  * exec, and an exec changes the name in its stat: so the group's command line is read again
  * only then (or after FRONT_REREAD_MS), and a shell at its prompt costs one read of its own
  * stat (its name is in it). Idle panes spent three reads a second each: 2.8% of a core for
