@@ -2,7 +2,8 @@
  * `npm run bench`: every scenario against our server (default shards and
  * `--workers 1`), tmux and the raw PTY ceiling, interleaved, in one clean
  * environment; prints progress and tables, writes JSON, markdown and SVG to
- * bench/results/. `--socket PATH` drives a running server instead.
+ * bench/results/ (with floods, also their herdr ÷ tmux as `<base>-ratios.svg`).
+ * `--socket PATH` drives a running server instead.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
@@ -14,6 +15,7 @@ import { tmuxVersion } from './contenders/tmux.js';
 import { BenchEnvironment } from './environment.js';
 import { svgChart } from './report/chart.js';
 import { markdownReport, scenarioTable } from './report/markdown.js';
+import { ratioChart } from './report/ratio-chart.js';
 import type { BenchResults, MachineInfo, ScenarioResult } from './report/results.js';
 import type { BenchContext, Mode } from './scenarios/context.js';
 import { agentsScenario } from './scenarios/agents.js';
@@ -142,6 +144,9 @@ mkdirSync(options.out, { recursive: true });
 writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(`${base}.md`, markdownReport(results));
 writeFileSync(`${base}.svg`, svgChart(results));
-console.error(`${elapsed()} wrote ${base}.json, .md and .svg`);
+// The floods' herdr ÷ tmux on its own too, for the README.
+const ratios = ratioChart(results);
+if (ratios) writeFileSync(`${base}-ratios.svg`, ratios);
+console.error(`${elapsed()} wrote ${base}.json, .md and .svg${ratios ? ` and ${base}-ratios.svg` : ''}`);
 const missed = scenarios.flatMap((s) => s.targets).filter((t) => !t.met);
 if (options.check && missed.length > 0) process.exitCode = 1;

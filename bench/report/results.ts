@@ -1,17 +1,19 @@
 /** The shape of a bench run's results: what run.ts collects and the reports print. */
 import type { HostName } from '../contenders/host.js';
 
-export type ContenderName = HostName | 'ceiling';
+/** `parse`: the flood's parse floor, our panes' parsing alone on the same input (contenders/parse-floor.ts). */
+export type ContenderName = HostName | 'ceiling' | 'parse';
 
 export const CONTENDER_LABELS: Record<ContenderName, string> = {
   herdr: 'herdr',
   'herdr-1': 'herdr --workers 1',
   tmux: 'tmux',
   ceiling: 'ceiling',
+  parse: 'parse floor (emulator alone)',
 };
 
 /** How contenders line up in tables and charts. */
-export const CONTENDER_ORDER: readonly ContenderName[] = ['herdr', 'herdr-1', 'tmux', 'ceiling'];
+export const CONTENDER_ORDER: readonly ContenderName[] = ['herdr', 'herdr-1', 'tmux', 'ceiling', 'parse'];
 
 export interface Metric {
   /** e.g. "aggregate throughput". */
@@ -71,10 +73,32 @@ export function advantage(metric: Metric, ours: ContenderName, peer: ContenderNa
   return metric.better === 'higher' ? a / b : b / a;
 }
 
+/**
+ * ours ÷ peer of every repetition (oriented like `advantage`), pairing the
+ * two contenders' samples by position: undefined unless both have the same
+ * number of them, so a scenario whose repetitions do not line up shows none.
+ */
+export function perRunAdvantages(metric: Metric, ours: ContenderName, peer: ContenderName): number[] | undefined {
+  const a = metric.samples?.[ours];
+  const b = metric.samples?.[peer];
+  if (!a || !b || a.length === 0 || a.length !== b.length) return undefined;
+  const ratios = a.map((value, i) => {
+    const other = b[i] ?? NaN;
+    return metric.better === 'higher' ? value / other : other / value;
+  });
+  return ratios.every((ratio) => Number.isFinite(ratio) && ratio > 0) ? ratios : undefined;
+}
+
+/** The lowest and highest per-repetition ratio, when there are two or more. */
+export function advantageRange(metric: Metric, ours: ContenderName, peer: ContenderName): [number, number] | undefined {
+  const ratios = perRunAdvantages(metric, ours, peer);
+  return ratios && ratios.length > 1 ? [Math.min(...ratios), Math.max(...ratios)] : undefined;
+}
+
 /** A figure with sensible digits and its unit. */
 export function formatFigure(value: number, unit: string): string {
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
-  return `${value.toFixed(digits)} ${unit}`;
+  return unit === '×' ? `${value.toFixed(digits)}×` : `${value.toFixed(digits)} ${unit}`;
 }
 
 /** ours ÷ peer (oriented, > 1 is better) must be at least `atLeast`; unmeasurable when either is absent. */
@@ -84,7 +108,7 @@ export function ratioTarget(metric: Metric, ours: ContenderName, peer: Contender
   const orientation = metric.better === 'higher' ? '' : ' (inverse)';
   return {
     what: `${metric.name}, ${CONTENDER_LABELS[ours]} ÷ ${peerLabel}${orientation}`,
-    target: `≥ ${atLeast}×`,
+    target: `≥ ${Number(atLeast.toFixed(2))}×`,
     measured: `${ratio.toFixed(2)}×`,
     met: ratio >= atLeast,
   };

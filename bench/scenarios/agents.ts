@@ -63,7 +63,7 @@ export async function agentsScenario(context: BenchContext): Promise<ScenarioRes
   const samples = sized(context, { smoke: 1, quick: 3, full: 6 });
   const share = new SampleSet();
   const latency = new LatencySet();
-  for (const name of context.hostNames.filter((host): host is Exclude<ContenderName, 'tmux' | 'ceiling'> => host !== 'tmux')) {
+  for (const name of context.hostNames.filter((host): host is Exclude<ContenderName, 'tmux' | 'ceiling' | 'parse'> => host !== 'tmux')) {
     const host = context.socket ? await HerdrHost.attach(context.environment, context.socket) : await HerdrHost.start(context.environment, name === 'herdr-1' ? 1 : undefined);
     try {
       const detected = await cpuShare(context, host, panes, join(FIXTURES, 'agents', 'claude'), seconds);
