@@ -114,14 +114,14 @@ export function ratioTarget(metric: Metric, ours: ContenderName, peer: Contender
   };
 }
 
-/** A contender's figure must be at most (for `lower`) or at least (for `higher`) `bound`. */
-export function boundTarget(metric: Metric, contender: ContenderName, bound: number): Target | undefined {
+/** A contender's figure must be at most (for `lower`) or at least (for `higher`) `bound`; `boundLabel` says where a bound measured in the run comes from. */
+export function boundTarget(metric: Metric, contender: ContenderName, bound: number, boundLabel?: string): Target | undefined {
   const value = metric.values[contender];
   if (value === undefined || !Number.isFinite(value)) return undefined;
   const lower = metric.better === 'lower';
   return {
     what: `${metric.name}, ${CONTENDER_LABELS[contender]}`,
-    target: `${lower ? '≤' : '≥'} ${formatFigure(bound, metric.unit)}`,
+    target: `${lower ? '≤' : '≥'} ${formatFigure(bound, metric.unit)}${boundLabel ? ` (${boundLabel})` : ''}`,
     measured: formatFigure(value, metric.unit),
     met: lower ? value <= bound : value >= bound,
   };
