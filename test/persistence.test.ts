@@ -214,6 +214,47 @@ describe('session snapshot and restore', () => {
     }
   });
 
+  it('a flooding pane goes to the session at most every 5 s, is written within 5 s of stopping, and restores after kill -9', async () => {
+    const run = new Restartable();
+    try {
+      const server = await run.start({ workers: 1 });
+      // What the session holds of the pane's screen, or undefined before the pane is in it.
+      const savedScreen = () => {
+        try {
+          const session = new Packr({ useRecords: false }).unpack(readFileSync(run.sessionFile)) as { workspaces: Array<{ panes: Array<{ screen?: Uint8Array }> }> };
+          const screen = session.workspaces[0]?.panes[0]?.screen;
+          return screen ? Buffer.from(screen).toString('base64') : undefined;
+        } catch {
+          return undefined; // between the write and the rename
+        }
+      };
+      // ~1 MB/s for 8 s (far above the 64 KB/s that makes a pane flooding), numbered lines to check the restore by.
+      const flood = "[ -e flooded ] || { i=0; while [ $i -lt 80 ]; do seq -f '%0120.0f' $((i*800+1)) $((i*800+800)); i=$((i+1)); sleep 0.1; done; : > flooded; }; echo flood-end; exec sleep 600";
+      const { workspace } = await server.call('workspace.create', { cwd: run.root, command: ['/bin/sh', '-c', flood] });
+      const pane = `${workspace.workspace_id}-1`;
+      const screens = new Set<string>();
+      for (;;) {
+        const { read } = await server.call('pane.read', { pane_id: pane, source: 'visible' });
+        if (read.text.includes('flood-end')) break;
+        const screen = savedScreen();
+        if (screen) screens.add(screen);
+        await sleep(200);
+      }
+      // 8 s of flooding: written at its start and every 5 s after, not every second.
+      assert.ok(screens.size >= 1 && screens.size <= 3, `the session took ${screens.size} states of the flooding pane`);
+      await sleep(6_000);
+      await run.kill9();
+      const again = await run.start({ workers: 1 });
+      const { read } = await again.call('pane.read', { pane_id: pane, source: 'recent', lines: 10_000 });
+      const numbers = read.text.split('\n').filter((line) => /^\d{120}$/.test(line)).map(Number);
+      assert.equal(numbers.at(-1), 64_000, 'the last line of the flood was saved');
+      for (let i = 1; i < numbers.length; i++) if (numbers[i] !== (numbers[i - 1] ?? 0) + 1) assert.fail(`row ${i}: ${numbers[i]} after ${numbers[i - 1]}`);
+    } finally {
+      await run.stop();
+      run.dispose();
+    }
+  });
+
   for (const damage of ['corrupt', 'truncated', 'future version'] as const) {
     it(`moves a ${damage} session aside, says so in one line and starts empty`, async () => {
       const run = new Restartable();

@@ -274,11 +274,12 @@ export interface ShardRequests {
    * The terminal state of every pane that changed since the last `persist`
    * (every pane with `all`): new full history blocks are appended to the
    * shard's block file and synced first. `blockFile` is the file it appends
-   * to now; files no snapshot names any more may be deleted. `uncompressed`:
-   * some blocks went to disk uncompressed (the shard was flooding), so
-   * another round is owed to compress them.
+   * to now; files no snapshot names any more may be deleted. `owesRound`:
+   * another round is owed, because some blocks went to disk uncompressed
+   * (the shard was flooding) or a flooding pane's state waited for a later
+   * round.
    */
-  persist: { params: { all: boolean }; result: { panes: PaneTerminalState[]; blockFile: string | undefined; uncompressed: boolean } };
+  persist: { params: { all: boolean }; result: { panes: PaneTerminalState[]; blockFile: string | undefined; owesRound: boolean } };
   /**
    * The user's agent manifests to use from now on, all or none (docs/protocol.md §10.8): a set that
    * does not fit together (two files for one agent, a file named after another agent) is refused

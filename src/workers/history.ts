@@ -40,7 +40,7 @@ class Block {
   /** It was written uncompressed (by a busy shard); a quiet round writes it again, compressed. */
   refUncompressed = false;
   /** Its rows packed and compressed, while they are unchanged; with `bytes` empty, the only copy (sealed). */
-  private sealedForm: Buffer | undefined;
+  private compressedForm: Buffer | undefined;
   private isOpen = true;
 
   get sealed(): boolean {
@@ -65,20 +65,34 @@ class Block {
     return block;
   }
 
+  /**
+   * Its rows packed, compressed unless `compress` is false. The compressed
+   * form is kept until the rows change: a quiet shard's persist round and its
+   * sealing each want it, and a block file's roll wants it again (each
+   * compressed every block anew before: a plain flood with sessions on cost
+   * twice the CPU per MB of one without).
+   */
   packed(compress = true): Buffer {
-    if (this.sealedForm) return this.sealedForm;
-    return packRows({
+    if (this.compressedForm) return this.compressedForm;
+    const packed = packRows({
       rows: this.rows,
       bytes: this.bytes.subarray(0, this.used),
       ends: this.ends.subarray(0, this.rows * 2),
       wrapped: this.wrapped.subarray(0, this.rows),
     }, compress);
+    if (compress) this.compressedForm = packed;
+    return packed;
+  }
+
+  /** Whether its compressed form is at hand (packed() then costs nothing and stores that form). */
+  get compressed(): boolean {
+    return this.compressedForm !== undefined;
   }
 
   /** Keeps only the packed, compressed rows (packed once: an unchanged block keeps the form it had). */
   seal(): void {
     if (!this.isOpen || this.rows === 0) return;
-    this.sealedForm ??= this.packed();
+    this.packed();
     this.bytes = NO_BYTES;
     this.ends = new Uint32Array(0);
     this.wrapped = new Uint8Array(0);
@@ -88,7 +102,7 @@ class Block {
   /** Unpacks a sealed block's rows for reading or changing. */
   private open(): void {
     if (this.isOpen) return;
-    const packed = unpackRows(this.sealedForm ?? NO_BYTES);
+    const packed = unpackRows(this.compressedForm ?? NO_BYTES);
     this.bytes = Buffer.from(packed.bytes.buffer, packed.bytes.byteOffset, packed.bytes.length);
     this.ends = packed.ends;
     this.wrapped = packed.wrapped;
@@ -97,7 +111,7 @@ class Block {
 
   /** Bytes held: the open rows and the packed form. */
   get heldBytes(): number {
-    return this.bytes.length + (this.sealedForm?.length ?? 0);
+    return this.bytes.length + (this.compressedForm?.length ?? 0);
   }
 
   start(row: number): number {
@@ -113,7 +127,7 @@ class Block {
   /** Forgets the newest row. */
   dropLastRow(): void {
     this.open();
-    this.sealedForm = undefined;
+    this.compressedForm = undefined;
     this.ref = undefined;
     this.rows--;
     this.used = this.start(this.rows);
@@ -158,7 +172,7 @@ class Block {
 
   /** Closes the row being appended: its plain text ends at `plainEnd`, its SGR form (if any) at the used bytes. */
   private endRow(plainEnd: number, wrapped: boolean): void {
-    this.sealedForm = undefined;
+    this.compressedForm = undefined;
     this.ends[this.rows * 2] = plainEnd;
     this.ends[this.rows * 2 + 1] = this.used;
     this.wrapped[this.rows] = wrapped ? 1 : 0;
@@ -190,7 +204,7 @@ class Block {
     this.rows = 0;
     this.ref = undefined;
     this.refUncompressed = false;
-    this.sealedForm = undefined;
+    this.compressedForm = undefined;
     this.isOpen = true;
     if (this.bytes.length !== BLOCK_BYTES) this.bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
     if (this.wrapped.length === 0) {
@@ -311,8 +325,8 @@ export class History {
     for (let i = 0; i < this.blocks.length - 1; i++) {
       const block = this.blocks[i] as Block;
       if (!block.ref || rewrite || (block.refUncompressed && compress)) {
+        block.refUncompressed = !compress && !block.compressed;
         block.ref = store(block.packed(compress));
-        block.refUncompressed = !compress;
       }
       blocks.push(block.ref);
     }

@@ -74,6 +74,8 @@ export class Pane {
   private streamSeq = 0;
   /** `revision` when the last session snapshot took this pane (-1: never): an unchanged pane is not taken again. */
   persistedRevision = -1;
+  /** When its terminal state last went to a snapshot round, and how many bytes it had parsed by then. */
+  persisted: { at: number; bytesParsed: number } = { at: Number.NEGATIVE_INFINITY, bytesParsed: 0 };
 
   private readonly pty: pty.IPty;
   /** Every byte to the program goes through here, never node-pty's own write (pty-input.ts). */
@@ -225,19 +227,20 @@ export class Pane {
     this.streams = Math.max(0, this.streams - 1);
   }
 
-  /** What a session snapshot keeps of the terminal (everything read so far included); full history blocks go to `store`, uncompressed unless `compress`; the screen and last block come back compressed. */
-  terminalState(store: (packed: Buffer) => BlockRef, rewrite: boolean, compress: boolean): Omit<PaneTerminalState, 'cwd'> {
+  /** What a session snapshot keeps of the terminal (everything read so far included); full history blocks go to `store`, uncompressed unless `compress`; the screen and last block come back compressed. `now`: the round's time. */
+  terminalState(store: (packed: Buffer) => BlockRef, rewrite: boolean, compress: boolean, now: number): Omit<PaneTerminalState, 'cwd'> {
     this.catchUp();
     this.persistedRevision = this.revision;
+    this.persisted = { at: now, bytesParsed: this.bytesParsed };
     return { paneUid: this.uid, history: this.history.state(store, rewrite, compress), screen: packScreen(this.term, this.cell) };
   }
 
-  /** Keeps its full history blocks packed and compressed only (history.ts); how many it sealed. */
   /** Bytes its history holds: open rows and packed forms. */
   get historyBytes(): number {
     return this.history.bytes;
   }
 
+  /** Keeps its full history blocks packed and compressed only (history.ts); how many it sealed. */
   sealHistory(): number {
     return this.history.seal();
   }

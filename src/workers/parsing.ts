@@ -1,7 +1,7 @@
 /**
  * A pane's parsing pieces without its PTY: the emulator, the capture of rows
  * it scrolls off into `history`, and the parser that feeds both. Used by
- * pane.ts, the shard's warm-up (warm-up.ts) and bench/tools/parse-cost.ts,
+ * pane.ts and bench/tools/parse-cost.ts (and the bench's parse floor),
  * so all three parse the same way.
  */
 import type { IBufferCell } from '@xterm/headless';

@@ -36,6 +36,24 @@ import { lowerProcessSessionPriority } from './thread-priority.js';
  * once it is quiet compresses them (block-codec.ts).
  */
 const BUSY_BYTES_PER_ROUND = 2 * 1024 * 1024;
+/**
+ * A pane printing at least this fast since its last snapshot round is
+ * flooding, and its terminal state goes to the session at most this often:
+ * most of a flood's history blocks are dropped by the history's capacity
+ * within seconds, and every round wrote the new ones to disk (uncompressed,
+ * then again compressed once quiet). Measured in ARCHITECTURE.md
+ * ("Sessions while a pane floods"). A pane that stops is written within
+ * FLOODING_SNAPSHOT_INTERVAL_MS; a server that stops writes every pane.
+ */
+const FLOODING_BYTES_PER_SECOND = 64 * 1024;
+const FLOODING_SNAPSHOT_INTERVAL_MS = 5000;
+
+/** Whether a snapshot round may leave `pane` out: it changed, but it is flooding and was written less than the interval ago. */
+function floodingSnapshotCanWait(pane: Pane, now: number): boolean {
+  const elapsed = now - pane.persisted.at;
+  if (elapsed >= FLOODING_SNAPSHOT_INTERVAL_MS) return false;
+  return (pane.bytesParsed - pane.persisted.bytesParsed) * 1000 >= FLOODING_BYTES_PER_SECOND * elapsed;
+}
 /** A frame drawn under synchronized output is waited for this long at most (kitty and foot wait 150–200 ms). */
 const FRAME_LIMIT_MS = 200;
 const ENTER = resolveKey('Enter') as ResolvedKey;
@@ -373,7 +391,7 @@ export class ShardRuntime {
     },
     persist: ({ all }) => {
       const blockFile = this.blockFile;
-      if (!blockFile) return { panes: [], blockFile: undefined, uncompressed: false };
+      if (!blockFile) return { panes: [], blockFile: undefined, owesRound: false };
       const live = [...this.panes.values()].filter(({ pane }) => !pane.ended);
       // A shard that parsed much since the last round is flooding: its blocks go to disk as they are, compressed once it is quiet.
       const parsed = this.parsedBytes();
@@ -382,11 +400,14 @@ export class ShardRuntime {
       // A file mostly holding dropped blocks is left behind: every pane's live blocks go to a fresh one.
       const rewrite = blockFile.shouldRoll(live.reduce((sum, { pane }) => sum + pane.storedBytes, 0));
       if (rewrite) blockFile.roll();
-      const panes = live
-        .filter(({ pane }) => all || rewrite || pane.persistedRevision !== pane.revision || (compress && pane.hasUncompressedBlocks))
-        .map(({ pane }) => ({ ...pane.terminalState((packed) => blockFile.append(packed), rewrite, compress), cwd: processCwd(pane.pid) }));
+      const now = this.clock.now();
+      const owed = live.filter(({ pane }) => all || rewrite || pane.persistedRevision !== pane.revision || (compress && pane.hasUncompressedBlocks));
+      const waiting = new Set(owed.filter(({ pane }) => !all && !rewrite && floodingSnapshotCanWait(pane, now)));
+      const panes = owed
+        .filter((entry) => !waiting.has(entry))
+        .map(({ pane }) => ({ ...pane.terminalState((packed) => blockFile.append(packed), rewrite, compress, now), cwd: processCwd(pane.pid) }));
       blockFile.sync();
-      return { panes, blockFile: blockFile.current, uncompressed: live.some(({ pane }) => pane.hasUncompressedBlocks) };
+      return { panes, blockFile: blockFile.current, owesRound: waiting.size > 0 || live.some(({ pane }) => pane.hasUncompressedBlocks) };
     },
     heartbeat: () => null,
     fault: (params) => {

@@ -89,10 +89,10 @@ export class Snapshotter {
     const started = performance.now();
     const { registry } = this.source;
     const replies = await Promise.all(
-      this.source.shards().map((shard) => shard.request('persist', { all: false }).catch(() => ({ panes: [], blockFile: undefined, uncompressed: false }))),
+      this.source.shards().map((shard) => shard.request('persist', { all: false }).catch(() => ({ panes: [], blockFile: undefined, owesRound: false }))),
     );
-    // A busy shard stored blocks uncompressed: another round, which compresses them once it is quiet.
-    if (replies.some((reply) => reply.uncompressed)) this.pending = true;
+    // A busy shard stored blocks uncompressed, or left a flooding pane for later: another round.
+    if (replies.some((reply) => reply.owesRound)) this.pending = true;
     for (const reply of replies) for (const pane of reply.panes) this.terminals.set(pane.paneUid, pane);
     for (const uid of this.terminals.keys()) if (!registry.paneByUid(uid)) this.terminals.delete(uid);
     const session = this.session();
