@@ -1,5 +1,5 @@
 /** The markdown summary of a run: per scenario, every contender's figure and the ratios, then the targets. */
-import { type BenchResults, CONTENDER_LABELS, CONTENDER_ORDER, type ContenderName, type Metric, type ScenarioResult, advantage, advantageRange, formatFigure } from './results.js';
+import { type BenchResults, CONTENDER_LABELS, CONTENDER_ORDER, type ContenderName, type Metric, type ScenarioResult, advantage, advantageRange, formatFigure, formatRatio } from './results.js';
 
 const RATIOS: Array<[ContenderName, ContenderName, string]> = [
   ['herdr', 'tmux', 'herdr ÷ tmux'],
@@ -16,8 +16,7 @@ function cell(metric: Metric, contender: ContenderName): string {
 function ratioCell(metric: Metric, ours: ContenderName, peer: ContenderName): string {
   const ratio = advantage(metric, ours, peer);
   if (ratio === undefined) return '–';
-  const range = advantageRange(metric, ours, peer);
-  return range ? `${ratio.toFixed(2)}× (${range[0].toFixed(2)}–${range[1].toFixed(2)})` : `${ratio.toFixed(2)}×`;
+  return formatRatio(ratio, advantageRange(metric, ours, peer));
 }
 
 function present<T>(items: readonly T[], has: (item: T) => boolean): T[] {

@@ -7,7 +7,7 @@
  */
 import { CORPUS_LABELS, CORPUS_NAMES } from '../corpus/corpora.js';
 import { FLOOD_ID, cpuPerMbName, throughputName } from './flood-metrics.js';
-import { type BenchResults, type Metric, type ScenarioResult, advantage, advantageRange } from './results.js';
+import { type BenchResults, type Metric, type ScenarioResult, advantage, advantageRange, formatRatio } from './results.js';
 
 export const RATIO_CHART_WIDTH = 860;
 const LEFT = 12;
@@ -144,7 +144,7 @@ export function ratioSection(results: BenchResults): { parts: string[]; height: 
             );
             textX = Math.max(textX, (high ?? 0) + 4);
           }
-          const text = range ? `${ratio.toFixed(2)}× (${range[0].toFixed(2)}–${range[1].toFixed(2)})` : `${ratio.toFixed(2)}×`;
+          const text = formatRatio(ratio, range);
           labels.push(`<text x="${textX.toFixed(1)}" y="${top + BAR - 1}" font-size="10"${HALO}>${escape(text)}</text>`);
         }
       }

@@ -95,6 +95,11 @@ export function advantageRange(metric: Metric, ours: ContenderName, peer: Conten
   return ratios && ratios.length > 1 ? [Math.min(...ratios), Math.max(...ratios)] : undefined;
 }
 
+/** A ratio as the reports write it, with the range of the per-run ratios in brackets when there is one. */
+export function formatRatio(ratio: number, range?: readonly [number, number]): string {
+  return range ? `${ratio.toFixed(2)}× (${range[0].toFixed(2)}–${range[1].toFixed(2)})` : `${ratio.toFixed(2)}×`;
+}
+
 /** A figure with sensible digits and its unit. */
 export function formatFigure(value: number, unit: string): string {
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
