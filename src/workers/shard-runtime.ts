@@ -9,8 +9,8 @@
 import { getHeapStatistics } from 'node:v8';
 import { ProtocolError, isErrorCode } from '../protocol/errors.js';
 import type { FromShard, ShardInit, ShardRequestKind, ShardRequests, SubmitParams, SubmitResult, ToShard } from '../protocol/thread.js';
-import { AgentChecks, PROCESS_TICK_MS } from './agents/agent-checks.js';
-import { type Clock, realClock } from './clock.js';
+import { AgentChecks, PROCESS_TICK_MS, QUIET_TICK_MS } from './agents/agent-checks.js';
+import { type Clock, type Timer, realClock } from './clock.js';
 import { injectFault } from './debug-faults.js';
 import { ReportThrottle } from './report-throttle.js';
 import { EvaluationScheduler } from './evaluation-scheduler.js';
@@ -88,7 +88,9 @@ export class ShardRuntime {
   private retiredBytes = 0;
   /** The shard's total parsed bytes at the last snapshot round (how busy it has been since). */
   private parsedAtLastRound = 0;
-  private readonly processTick: NodeJS.Timeout;
+  private processTick: Timer;
+  /** When the process tick is due (the clock's time). */
+  private processTickAt = 0;
   /** This shard's history blocks on disk (undefined when the server keeps no state). */
   private readonly blockFile: BlockFile | undefined;
 
@@ -103,11 +105,8 @@ export class ShardRuntime {
       label: (cwd) => cwdLabel(cwd, init.home),
     }, clock);
     this.scheduler = new EvaluationScheduler((uid, now) => this.look(uid, now), clock);
-    this.processTick = setInterval(() => {
-      const now = clock.now();
-      for (const { pane, agent } of this.panes.values()) if (!pane.ended) agent.tick(now);
-    }, PROCESS_TICK_MS);
-    this.processTick.unref();
+    this.processTickAt = clock.now() + PROCESS_TICK_MS;
+    this.processTick = clock.after(PROCESS_TICK_MS, () => this.tickProcesses());
     // A shard started after the user's manifests were taken (a replacement) uses them from its first pane.
     if (init.agentManifests && init.agentManifests.length > 0) {
       try {
@@ -169,6 +168,29 @@ export class ShardRuntime {
     },
   };
 
+  /** The agent checks' slow tick: every second while a pane wants it, else every QUIET_TICK_MS. */
+  private tickProcesses(): void {
+    const now = this.clock.now();
+    let quick = false;
+    for (const { pane, agent } of this.panes.values()) {
+      if (pane.ended) continue;
+      agent.tick(now);
+      quick ||= agent.wantsQuickTick;
+    }
+    this.scheduleProcessTick(quick ? PROCESS_TICK_MS : QUIET_TICK_MS);
+  }
+
+  private scheduleProcessTick(ms: number): void {
+    this.processTick.cancel();
+    this.processTickAt = this.clock.now() + ms;
+    this.processTick = this.clock.after(ms, () => this.tickProcesses());
+  }
+
+  /** A pane wants the one-second tick (its screen changed, it is new): a quiet shard's tick is brought forward. */
+  private hurryProcessTick(): void {
+    if (this.processTickAt - this.clock.now() > PROCESS_TICK_MS) this.scheduleProcessTick(PROCESS_TICK_MS);
+  }
+
   /** The scheduler's look at a changed screen: matchers first, then the agent; not in the middle of a frame. */
   private look(paneUid: number, now: number): void {
     const entry = this.panes.get(paneUid);
@@ -177,6 +199,7 @@ export class ShardRuntime {
     const paneMatchers = this.matchers.get(paneUid);
     if (paneMatchers) this.postChanges(paneMatchers.evaluate(entry.pane));
     entry.agent.screenChanged(now);
+    this.hurryProcessTick();
     this.submissions.get(paneUid)?.look();
   }
 
@@ -297,6 +320,8 @@ export class ShardRuntime {
       );
       this.panes.set(pane.uid, { pane, agent, commands });
       this.facts.add(pane, cwd, () => agent.foregroundGroup);
+      // Never checked yet: it wants the one-second tick until its first check.
+      this.hurryProcessTick();
       return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, this.init.home) };
     },
     read: (params) => {

@@ -19,6 +19,12 @@ export const PROCESS_CHECK_AFTER_MS = 250;
 /** The slow tick for process changes without screen changes (an agent leaving, its linger ending). */
 export const PROCESS_TICK_MS = 1000;
 /**
+ * The tick while every pane is quiet (QUIET_PROCESS_CHECK_MS) and no agent is leaving one: a
+ * shard of idle panes woke every second to find nothing due (ARCHITECTURE.md, "What an idle
+ * pane costs"). A screen change brings the one-second tick back (`wantsQuickTick`).
+ */
+export const QUIET_TICK_MS = 5000;
+/**
  * A pane whose screen has not changed since its last process check, with no agent leaving it,
  * is checked on the tick only this often. Who is in front changes with output nearly always
  * (a command typed is echoed, one that ends brings the prompt back, an agent draws at once),
@@ -115,9 +121,13 @@ export class AgentChecks {
 
   /** The slow process tick. */
   tick(now: number): void {
-    const quiet = this.screenChangedAt < this.agent.lastProcessCheck && !this.agent.lingering;
-    if (quiet && now - this.agent.lastProcessCheck < QUIET_PROCESS_CHECK_MS) return;
+    if (!this.wantsQuickTick && now - this.agent.lastProcessCheck < QUIET_PROCESS_CHECK_MS) return;
     if (this.agent.checkProcess(now)) this.evaluate(now);
+  }
+
+  /** Its screen changed since its last process check, or its agent is leaving: the tick comes every PROCESS_TICK_MS. */
+  get wantsQuickTick(): boolean {
+    return this.screenChangedAt >= this.agent.lastProcessCheck || this.agent.lingering;
   }
 
   /** The rule tables changed (a user's manifests, docs/protocol.md §10.8): who is in front and what the screen says, again. */
