@@ -5,7 +5,7 @@
  * recorded pace from a start drawn with the bench's PRNG, looping; a fifth of the panes stay
  * idle at their prompt. herdr and tmux get the same replay (bench/working-driver.ts writes
  * every pane's FIFO; the pane runs `cat` under the agent's name, its terminal raw), each on a
- * fresh server, in turn. Per run: the server's CPU (/proc/<pid>/stat, every thread: herdr's
+ * fresh server, in turn. Per run: the server's CPU (/proc/<pid>/task/<tid>/schedstat, every thread: herdr's
  * main thread and shards, tmux's server; not the panes' processes) over a window while the
  * whole fleet sits idle, then over a window while it works (after a warm-up); for herdr the
  * latency from the write of a chunk that changed the agent's state in the recording to
@@ -405,7 +405,7 @@ export async function fleetAtWorkScenario(context: BenchContext): Promise<Scenar
       `pane i playing recording i mod ${recordings.length} from a start drawn with the bench's PRNG (what came before it drawn at once), looping; one pane in ${IDLE_EVERY} idle at its prompt. ` +
       'Each pane runs cat of a FIFO under its agent\'s name, its terminal raw; one process writes every FIFO (bench/working-driver.ts). ' +
       `Per run a fresh server (herdr with its default shards, tmux), runs alternating: the fleet idle (all panes at their prompts, ${sizes.idleSettleMs / 1000} s to settle, then ${sizes.idleWindowMs / 1000} s measured), ` +
-      `then at work (${sizes.warmupMs / 1000} s warm-up, ${sizes.windowMs / 1000} s measured); server CPU from /proc/<pid>/stat (every thread; not the panes' processes), per working agent with the idle panes' cost in it. ` +
+      `then at work (${sizes.warmupMs / 1000} s warm-up, ${sizes.windowMs / 1000} s measured); server CPU from /proc/<pid>/task/*/schedstat (every thread, in nanoseconds; not the panes' processes), per working agent with the idle panes' cost in it. ` +
       `${repetitions} repetition${repetitions === 1 ? '' : 's'} per pane count; figures are medians, each run's in the JSON. ` +
       "Latency (herdr): the replay's wall time just before it writes a chunk that changed the agent's state in the recording, to the host's pane.agent_state_changed with that state on an events.subscribe (within 5 s). " +
       `The replay wrote ${Math.min(...fleetRate).toFixed(0)}–${Math.max(...fleetRate).toFixed(0)} KB/s in all; load average during the windows ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}.` +
