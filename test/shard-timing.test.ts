@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PaneUpdate } from '../src/protocol/thread.js';
-import { EVALUATION_INTERVAL_MS, EvaluationScheduler } from '../src/workers/evaluation-scheduler.js';
+import { EVALUATION_INTERVAL_MS, EvaluationScheduler, WORKING_LOOK_INTERVAL_MS } from '../src/workers/evaluation-scheduler.js';
 import { CWD_INTERVAL_MS, type FactSource, FactReporter, SWEEP_INTERVAL_MS, UPDATE_INTERVAL_MS } from '../src/workers/fact-reporter.js';
 import {
   FULL_READ_BYTES,
@@ -119,6 +119,33 @@ describe('EvaluationScheduler', () => {
     const times = looks.map(([, now]) => now - start);
     assert.ok(looks.length >= 5 && looks.length <= 7, `looks: ${times.join(', ')}`);
     for (let i = 1; i < times.length; i++) assert.ok((times[i] ?? 0) - (times[i - 1] ?? 0) >= EVALUATION_INTERVAL_MS);
+  });
+
+  it('looks at a working pane once per its longer interval, and sooner once it needs a closer look', () => {
+    const clock = new ManualClock();
+    const looks: Array<[number, number]> = [];
+    const scheduler = new EvaluationScheduler((uid, now) => looks.push([uid, now]), clock);
+    const start = clock.now();
+    // Two panes redraw every 5 ms: pane 1 at the working interval, pane 2 at the usual one.
+    for (let t = 0; t < 3 * WORKING_LOOK_INTERVAL_MS; t += 5) {
+      scheduler.changed(1, WORKING_LOOK_INTERVAL_MS);
+      scheduler.changed(2);
+      clock.endTurn();
+      clock.advance(5);
+    }
+    const timesOf = (uid: number) => looks.filter(([pane]) => pane === uid).map(([, now]) => now - start);
+    const working = timesOf(1);
+    assert.deepEqual(working, [0, 1, 2, 3].map((n) => n * WORKING_LOOK_INTERVAL_MS), 'the leading edge, then once per working interval');
+    assert.ok(timesOf(2).length >= (3 * WORKING_LOOK_INTERVAL_MS) / (EVALUATION_INTERVAL_MS + 5), `pane 2: ${timesOf(2).join(', ')}`);
+    // Its agent stopped working (or a matcher now waits on it): the look comes within the usual interval, not the longer one.
+    const last = working.at(-1) as number;
+    clock.advance(1);
+    scheduler.changed(1, WORKING_LOOK_INTERVAL_MS);
+    scheduler.changed(1);
+    clock.advance(EVALUATION_INTERVAL_MS);
+    const after = timesOf(1).filter((t) => t > last);
+    assert.equal(after.length, 1, `looks after the switch: ${after.join(', ')}`);
+    assert.ok((after[0] as number) - last <= EVALUATION_INTERVAL_MS + 5, `looked at ${after[0]} ms, ${(after[0] as number) - last} after the last`);
   });
 
   it('forgets a pane', () => {

@@ -1,23 +1,33 @@
 /**
  * When a pane's changed screen is looked at again (output matchers, agent
- * state). A pane that was quiet for INTERVAL_MS is looked at right after the
+ * state). A pane that was quiet for its interval is looked at right after the
  * read that changed it (leading edge: a match is answered within
  * milliseconds, even while other panes flood); a pane that keeps changing is
- * looked at once per INTERVAL_MS, so a flood costs one look per pane per
+ * looked at once per interval, so a flood costs one look per pane per
  * interval however many reads it takes.
  */
 import type { Clock, Timer } from './clock.js';
 
 /** ARCHITECTURE.md: per-pane leading edge, then at most one look per 16 ms. */
 export const EVALUATION_INTERVAL_MS = 16;
+/**
+ * The interval for a pane whose agent is working and whose screen nothing else
+ * waits on (no output matcher, no prompt being typed): a working CLI redraws its
+ * spinner 10–40 times a second and every redraw was a look, a third of a working
+ * fleet's server CPU (ARCHITECTURE.md, "What a working agent costs"). Its turn's
+ * end or its question is seen at most this much later.
+ */
+export const WORKING_LOOK_INTERVAL_MS = 100;
 
 export class EvaluationScheduler {
   /** When each pane was last looked at. */
   private readonly lastLook = new Map<number, number>();
   private readonly soon = new Set<number>();
-  private readonly later = new Set<number>();
+  /** Panes waiting for their interval to pass, with that interval. */
+  private readonly later = new Map<number, number>();
   private soonQueued = false;
   private laterTimer: Timer | undefined;
+  private laterDueAt = 0;
 
   constructor(
     private readonly look: (paneUid: number, now: number) => void,
@@ -25,19 +35,23 @@ export class EvaluationScheduler {
     private readonly intervalMs = EVALUATION_INTERVAL_MS,
   ) {}
 
-  /** The pane's screen changed. */
-  changed(paneUid: number): void {
-    if (this.soon.has(paneUid) || this.later.has(paneUid)) return;
+  /** The pane's screen changed; it is looked at no sooner than `intervalMs` after its last look. */
+  changed(paneUid: number, intervalMs = this.intervalMs): void {
+    if (this.soon.has(paneUid)) return;
+    const waiting = this.later.get(paneUid);
+    // A pane that now needs a closer look (a matcher was added, its agent stopped working) waits less.
+    if (waiting !== undefined && waiting <= intervalMs) return;
     const last = this.lastLook.get(paneUid);
-    if (last === undefined || this.clock.now() - last >= this.intervalMs) {
+    if (last === undefined || this.clock.now() - last >= intervalMs) {
+      this.later.delete(paneUid);
       this.soon.add(paneUid);
       if (!this.soonQueued) {
         this.soonQueued = true;
         this.clock.soon(() => this.runSoon());
       }
     } else {
-      this.later.add(paneUid);
-      this.laterTimer ??= this.clock.after(this.intervalMs, () => this.runLater());
+      this.later.set(paneUid, intervalMs);
+      this.armLater(last + intervalMs);
     }
   }
 
@@ -59,18 +73,22 @@ export class EvaluationScheduler {
   private runLater(): void {
     this.laterTimer = undefined;
     const now = this.clock.now();
-    for (const uid of [...this.later]) {
-      if (now - (this.lastLook.get(uid) ?? 0) < this.intervalMs) continue;
+    for (const [uid, intervalMs] of [...this.later]) {
+      if (now - (this.lastLook.get(uid) ?? 0) < intervalMs) continue;
       this.later.delete(uid);
       this.lookAt(uid, now);
     }
-    if (this.later.size > 0) this.laterTimer = this.clock.after(this.nextDue(now), () => this.runLater());
+    let due = Number.POSITIVE_INFINITY;
+    for (const [uid, intervalMs] of this.later) due = Math.min(due, (this.lastLook.get(uid) ?? 0) + intervalMs);
+    if (this.later.size > 0) this.armLater(due);
   }
 
-  private nextDue(now: number): number {
-    let wait = this.intervalMs;
-    for (const uid of this.later) wait = Math.min(wait, (this.lastLook.get(uid) ?? 0) + this.intervalMs - now);
-    return Math.max(1, wait);
+  /** The waiting panes' timer fires by `dueAt` (the clock's time). */
+  private armLater(dueAt: number): void {
+    if (this.laterTimer !== undefined && this.laterDueAt <= dueAt) return;
+    this.laterTimer?.cancel();
+    this.laterDueAt = dueAt;
+    this.laterTimer = this.clock.after(Math.max(1, dueAt - this.clock.now()), () => this.runLater());
   }
 
   private lookAt(uid: number, now: number): void {

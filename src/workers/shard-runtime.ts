@@ -13,7 +13,7 @@ import { AgentChecks, PROCESS_TICK_MS, QUIET_TICK_MS } from './agents/agent-chec
 import { type Clock, type Timer, realClock } from './clock.js';
 import { injectFault } from './debug-faults.js';
 import { ReportThrottle } from './report-throttle.js';
-import { EvaluationScheduler } from './evaluation-scheduler.js';
+import { EVALUATION_INTERVAL_MS, EvaluationScheduler, WORKING_LOOK_INTERVAL_MS } from './evaluation-scheduler.js';
 import { FactReporter } from './fact-reporter.js';
 import { type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane, type PaneEvents } from './pane.js';
@@ -146,7 +146,9 @@ export class ShardRuntime {
     dirty: (pane) => {
       this.facts.touch(pane.uid);
       const entry = this.panes.get(pane.uid);
-      if (this.matchers.has(pane.uid) || this.submissions.has(pane.uid) || entry?.agent.wantsScreenChanges) this.scheduler.changed(pane.uid);
+      const watched = this.matchers.has(pane.uid) || this.submissions.has(pane.uid);
+      if (!watched && !entry?.agent.wantsScreenChanges) return;
+      this.scheduler.changed(pane.uid, !watched && entry?.agent.state === 'working' ? WORKING_LOOK_INTERVAL_MS : EVALUATION_INTERVAL_MS);
     },
     factsChanged: (pane) => this.facts.touch(pane.uid),
     status: (pane, status) => this.panes.get(pane.uid)?.agent.programStatus(status),
