@@ -42,7 +42,8 @@ export function cpuSeconds(pid: number): number {
       nanoseconds += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ', 1)[0]);
     } catch (error) {
       // A thread that ended since the listing has nothing more to count; no schedstat at all is another matter.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ESRCH') return statCpuSeconds(pid);
+      const { code } = error as NodeJS.ErrnoException;
+      if (code !== 'ENOENT' && code !== 'ESRCH') return statCpuSeconds(pid);
     }
   }
   return nanoseconds / 1e9;

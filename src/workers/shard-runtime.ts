@@ -88,7 +88,7 @@ export class ShardRuntime {
   private retiredBytes = 0;
   /** The shard's total parsed bytes at the last snapshot round (how busy it has been since). */
   private parsedAtLastRound = 0;
-  private processTick: Timer;
+  private processTick: Timer | undefined;
   /** When the process tick is due (the clock's time). */
   private processTickAt = 0;
   /** This shard's history blocks on disk (undefined when the server keeps no state). */
@@ -105,8 +105,7 @@ export class ShardRuntime {
       label: (cwd) => cwdLabel(cwd, init.home),
     }, clock);
     this.scheduler = new EvaluationScheduler((uid, now) => this.look(uid, now), clock);
-    this.processTickAt = clock.now() + PROCESS_TICK_MS;
-    this.processTick = clock.after(PROCESS_TICK_MS, () => this.tickProcesses());
+    this.scheduleProcessTick(PROCESS_TICK_MS);
     // A shard started after the user's manifests were taken (a replacement) uses them from its first pane.
     if (init.agentManifests && init.agentManifests.length > 0) {
       try {
@@ -183,7 +182,7 @@ export class ShardRuntime {
   }
 
   private scheduleProcessTick(ms: number): void {
-    this.processTick.cancel();
+    this.processTick?.cancel();
     this.processTickAt = this.clock.now() + ms;
     this.processTick = this.clock.after(ms, () => this.tickProcesses());
   }
