@@ -39,7 +39,13 @@ import { realFleetScenario } from './scenarios/real-fleet.js';
 import { fleetAtWorkScenario } from './scenarios/fleet-at-work.js';
 
 /** `quick: false`: left out of --quick unless asked for with --only. */
-const SCENARIOS: Array<{ id: string; quick?: false; run(context: BenchContext): Promise<ScenarioResult> }> = [
+interface Scenario {
+  id: string;
+  quick?: false;
+  run(context: BenchContext): Promise<ScenarioResult>;
+}
+
+const SCENARIOS: Scenario[] = [
   { id: 'flood-10', run: (context) => floodScenario(context, 'flood-10', context.mode === 'smoke' ? 2 : 10) },
   { id: 'flood-100', run: (context) => floodScenario(context, 'flood-100', context.mode === 'smoke' ? 4 : 100) },
   { id: 'flood-300', run: (context) => floodScenario(context, 'flood-300', context.mode === 'smoke' ? 6 : 300) },
@@ -109,8 +115,10 @@ const context: BenchContext = {
   herdrNodeArgs: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`] : [],
   progress: (message) => console.error(`${elapsed()} ${message}`),
 };
+// A whole id picks that scenario alone (flood-10 is not flood-100); anything else is a prefix (flood).
+const picks = (id: string, scenario: Scenario) => (SCENARIOS.some((s) => s.id === id) ? scenario.id === id : scenario.id.startsWith(id));
 const selected = SCENARIOS.filter((scenario) =>
-  options.only ? options.only.some((id) => scenario.id.startsWith(id)) : mode !== 'quick' || scenario.quick !== false,
+  options.only ? options.only.some((id) => picks(id, scenario)) : mode !== 'quick' || scenario.quick !== false,
 );
 if (selected.length === 0) program.error(`no scenario matches ${options.only?.join(', ')}`);
 
