@@ -283,6 +283,46 @@ describe('session snapshot and restore', () => {
     });
   }
 
+  it('a working agent\'s spinner goes to the session at most every 5 s, its last screen within 5 s, output after a quiet spell within 2 s', async () => {
+    const run = new Restartable();
+    try {
+      const server = await run.start({ workers: 1 });
+      const savedScreen = () => {
+        try {
+          const session = new Packr({ useRecords: false }).unpack(readFileSync(run.sessionFile)) as { workspaces: Array<{ panes: Array<{ screen?: Uint8Array }> }> };
+          const screen = session.workspaces[0]?.panes[0]?.screen;
+          return screen ? Buffer.from(screen).toString('base64') : undefined;
+        } catch {
+          return undefined; // between the write and the rename
+        }
+      };
+      // A status line redrawn ten times a second for 8 s, as a CLI at work draws it (~40 bytes a frame,
+      // above the 256 bytes a second that make a pane one that keeps printing); then 7 s quiet, then a line.
+      const spinner = "i=0; while [ $i -lt 80 ]; do printf '\\r\\033[36m* Working (%d)\\033[0m esc to interrupt ' $i; i=$((i+1)); sleep 0.1; done; echo; echo spin-end; sleep 7; echo later; exec sleep 600";
+      const { workspace } = await server.call('workspace.create', { cwd: run.root, command: ['/bin/sh', '-c', spinner] });
+      const pane = `${workspace.workspace_id}-1`;
+      const visible = async () => (await server.call('pane.read', { pane_id: pane, source: 'visible' })).read.text;
+      const screens = new Set<string>();
+      while (!(await visible()).includes('spin-end')) {
+        const screen = savedScreen();
+        if (screen) screens.add(screen);
+        await sleep(200);
+      }
+      assert.ok(screens.size >= 1 && screens.size <= 3, `the session took ${screens.size} states of the spinning pane in 8 s`);
+      const whileSpinning = savedScreen();
+      await eventually(() => savedScreen() !== whileSpinning, 'the screen after the spinner in the session', 6_500);
+      const beforeLater = savedScreen();
+      while (!(await visible()).includes('later')) await sleep(50);
+      const printedAt = Date.now();
+      await eventually(() => savedScreen() !== beforeLater, 'the line after a quiet spell in the session', 5_000);
+      const took = Date.now() - printedAt;
+      assert.ok(took <= 2_500, `the line after a quiet spell reached the session after ${took} ms`);
+    } finally {
+      await run.stop();
+      run.dispose();
+    }
+  });
+
   it('--no-restore starts empty and keeps the old session aside; the state is private', async () => {
     const run = new Restartable();
     try {

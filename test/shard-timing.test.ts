@@ -1,12 +1,15 @@
 /**
  * The shard's timing pieces on a hand-moved clock: when output is parsed
  * (output-coalescer.ts), when screens are looked at (evaluation-scheduler.ts)
- * when pane facts are posted (fact-reporter.ts) and how often a pane's
- * changes reach main (report-throttle.ts).
+ * when pane facts are posted (fact-reporter.ts), how often a pane's
+ * changes reach main (report-throttle.ts) and when a leaving agent is seen
+ * gone (agent-checks.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PaneUpdate } from '../src/protocol/thread.js';
+import type { AgentPicture, PaneUpdate } from '../src/protocol/thread.js';
+import { AgentChecks, PROCESS_TICK_MS } from '../src/workers/agents/agent-checks.js';
+import { AGENT_LINGER_MS, type Foreground, PaneAgent } from '../src/workers/agents/pane-agent.js';
 import { EVALUATION_INTERVAL_MS, EvaluationScheduler, WORKING_LOOK_INTERVAL_MS } from '../src/workers/evaluation-scheduler.js';
 import { CWD_INTERVAL_MS, type FactSource, FactReporter, SWEEP_INTERVAL_MS, UPDATE_INTERVAL_MS } from '../src/workers/fact-reporter.js';
 import {
@@ -282,5 +285,51 @@ describe('ReportThrottle', () => {
     throttle.dispose();
     clock.advance(1000);
     assert.equal(passed.at(-1), 'working', 'with tokens to spare each change passes');
+  });
+});
+
+describe('AgentChecks: an agent leaving its pane', () => {
+  it('is seen gone when its linger ends, even when a program status began the linger between ticks', () => {
+    const clock = new ManualClock();
+    let front: Foreground = { pgid: 20, agent: 'claude' };
+    const pictures: AgentPicture[] = [];
+    const pane = { pid: 10, ended: false, screen: () => '$ ', title: () => '', readsKeys: () => undefined };
+    const checks = new AgentChecks(pane, (picture) => pictures.push(picture), clock, new PaneAgent(10, () => front));
+    checks.screenChanged(clock.now());
+    assert.equal(checks.detected, 'claude');
+
+    // The agent exits without drawing; its shell's group is in front. No tick comes in this test:
+    // the status is the only check before the linger ends.
+    clock.advance(10_000);
+    front = { pgid: 10, agent: undefined };
+    checks.programStatus({ state: 'idle' });
+    assert.equal(checks.lingering, true);
+    assert.equal(checks.wantsQuickTick, false, 'the linger does not keep the shard ticking every second');
+    clock.advance(AGENT_LINGER_MS - 1);
+    assert.equal(checks.detected, 'claude', 'still lingering');
+    clock.advance(1);
+    assert.equal(checks.detected, undefined, 'gone when the linger ends, not at the next quiet tick');
+    clock.advance(PROCESS_TICK_MS);
+    assert.equal(pictures.at(-1)?.agent, undefined, 'and main is told');
+    checks.dispose();
+  });
+
+  it('keeps the agent that comes back during its linger', () => {
+    const clock = new ManualClock();
+    let front: Foreground = { pgid: 20, agent: 'codex' };
+    const pane = { pid: 10, ended: false, screen: () => '', title: () => '', readsKeys: () => undefined };
+    const checks = new AgentChecks(pane, () => undefined, clock, new PaneAgent(10, () => front));
+    checks.screenChanged(clock.now());
+    clock.advance(1000);
+    front = { pgid: 10, agent: undefined };
+    checks.programStatus({ state: 'working' });
+    assert.equal(checks.lingering, true);
+    clock.advance(1000);
+    front = { pgid: 30, agent: 'codex' };
+    checks.programStatus({ state: 'working' });
+    assert.equal(checks.lingering, false);
+    clock.advance(AGENT_LINGER_MS * 2);
+    assert.equal(checks.detected, 'codex');
+    checks.dispose();
   });
 });

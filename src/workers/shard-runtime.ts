@@ -37,22 +37,26 @@ import { lowerProcessSessionPriority } from './thread-priority.js';
  */
 const BUSY_BYTES_PER_ROUND = 2 * 1024 * 1024;
 /**
- * A pane printing at least this fast since its last snapshot round is
- * flooding, and its terminal state goes to the session at most this often:
- * most of a flood's history blocks are dropped by the history's capacity
- * within seconds, and every round wrote the new ones to disk (uncompressed,
- * then again compressed once quiet). Measured in ARCHITECTURE.md
- * ("Sessions while a pane floods"). A pane that stops is written within
- * FLOODING_SNAPSHOT_INTERVAL_MS; a server that stops writes every pane.
+ * A pane printing at least this fast since its last snapshot round keeps
+ * printing (a flood, or an agent at work redrawing its spinner and timer), and
+ * its terminal state goes to the session at most this often. A flood's history
+ * blocks are mostly dropped by the history's capacity within seconds, and every
+ * round wrote the new ones to disk; a working agent's screen changes between
+ * any two rounds, and packing it each second was most of what sessions cost a
+ * working fleet. Measured in ARCHITECTURE.md ("Sessions while a pane floods",
+ * "What a working agent costs"). A pane that stops is written within
+ * STEADY_PRINT_SNAPSHOT_INTERVAL_MS; one that prints now and then (a command's
+ * output after a quiet spell) in the next round; a server that stops writes
+ * every pane.
  */
-const FLOODING_BYTES_PER_SECOND = 64 * 1024;
-const FLOODING_SNAPSHOT_INTERVAL_MS = 5000;
+const STEADY_PRINT_BYTES_PER_SECOND = 256;
+const STEADY_PRINT_SNAPSHOT_INTERVAL_MS = 5000;
 
-/** Whether a snapshot round may leave `pane` out: it changed, but it is flooding and was written less than the interval ago. */
-function floodingSnapshotCanWait(pane: Pane, now: number): boolean {
+/** Whether a snapshot round may leave `pane` out: it changed, but it keeps printing and was written less than the interval ago. */
+function steadyPrinterCanWait(pane: Pane, now: number): boolean {
   const elapsed = now - pane.persisted.at;
-  if (elapsed >= FLOODING_SNAPSHOT_INTERVAL_MS) return false;
-  return (pane.bytesParsed - pane.persisted.bytesParsed) * 1000 >= FLOODING_BYTES_PER_SECOND * elapsed;
+  if (elapsed >= STEADY_PRINT_SNAPSHOT_INTERVAL_MS) return false;
+  return (pane.bytesParsed - pane.persisted.bytesParsed) * 1000 >= STEADY_PRINT_BYTES_PER_SECOND * elapsed;
 }
 /** A frame drawn under synchronized output is waited for this long at most (kitty and foot wait 150–200 ms). */
 const FRAME_LIMIT_MS = 200;
@@ -428,7 +432,7 @@ export class ShardRuntime {
       if (rewrite) blockFile.roll();
       const now = this.clock.now();
       const owed = live.filter(({ pane }) => all || rewrite || pane.persistedRevision !== pane.revision || (compress && pane.hasUncompressedBlocks));
-      const waiting = new Set(owed.filter(({ pane }) => !all && !rewrite && floodingSnapshotCanWait(pane, now)));
+      const waiting = new Set(owed.filter(({ pane }) => !all && !rewrite && steadyPrinterCanWait(pane, now)));
       const panes = owed
         .filter((entry) => !waiting.has(entry))
         .map(({ pane }) => ({ ...pane.terminalState((packed) => blockFile.append(packed), rewrite, compress, now), cwd: processCwd(pane.pid) }));

@@ -16,12 +16,12 @@ import { PaneAgent, type PaneLook, samePicture } from './pane-agent.js';
 
 /** A screen change re-checks the foreground process when the last check is older than this. */
 export const PROCESS_CHECK_AFTER_MS = 250;
-/** The slow tick for process changes without screen changes (an agent leaving, its linger ending). */
+/** The slow tick for process changes without screen changes (an agent leaving). */
 export const PROCESS_TICK_MS = 1000;
 /**
- * The tick while every pane is quiet (QUIET_PROCESS_CHECK_MS) and no agent is leaving one: a
- * shard of idle panes woke every second to find nothing due (ARCHITECTURE.md, "What an idle
- * pane costs"). A screen change brings the one-second tick back (`wantsQuickTick`).
+ * The tick while every pane is quiet (QUIET_PROCESS_CHECK_MS): a shard of idle panes woke every
+ * second to find nothing due (ARCHITECTURE.md, "What an idle pane costs"). A screen change
+ * brings the one-second tick back (`wantsQuickTick`); a linger's end has a timer of its own.
  */
 export const QUIET_TICK_MS = 5000;
 /**
@@ -42,6 +42,12 @@ export interface CheckedPane extends PaneLook {
 export class AgentChecks {
   private processCheck: Timer | undefined;
   private recheck: Timer | undefined;
+  /**
+   * The end of a linger, on time whichever check began it: a hook report or a program's status
+   * can start one between ticks, and the quiet tick would have seen its end up to
+   * QUIET_TICK_MS late.
+   */
+  private lingerEnd: Timer | undefined;
   private readonly reports: ReportThrottle<AgentPicture>;
   /**
    * How many times the state turned working or blocked: a prompt's submission sees its agent take
@@ -123,11 +129,12 @@ export class AgentChecks {
   tick(now: number): void {
     if (!this.wantsQuickTick && now - this.agent.lastProcessCheck < QUIET_PROCESS_CHECK_MS) return;
     if (this.agent.checkProcess(now)) this.evaluate(now);
+    this.watchLinger(now);
   }
 
-  /** Its screen changed since its last process check, or its agent is leaving: the tick comes every PROCESS_TICK_MS. */
+  /** Its screen changed since its last process check: the tick comes every PROCESS_TICK_MS. */
   get wantsQuickTick(): boolean {
-    return this.screenChangedAt >= this.agent.lastProcessCheck || this.agent.lingering;
+    return this.screenChangedAt >= this.agent.lastProcessCheck;
   }
 
   /** The rule tables changed (a user's manifests, docs/protocol.md §10.8): who is in front and what the screen says, again. */
@@ -160,6 +167,7 @@ export class AgentChecks {
   dispose(): void {
     this.processCheck?.cancel();
     this.recheck?.cancel();
+    this.lingerEnd?.cancel();
     this.reports.dispose();
   }
 
@@ -177,6 +185,20 @@ export class AgentChecks {
         if (!this.pane.ended) this.evaluate(this.clock.now());
       });
     }
+    this.watchLinger(now);
     this.onEvaluated?.();
+  }
+
+  /** Every process check is followed by an evaluation or a tick's end: a linger it began gets its end's check. */
+  private watchLinger(now: number): void {
+    const endsAt = this.agent.lingerEndsAt;
+    if (endsAt === undefined || this.lingerEnd) return;
+    this.lingerEnd = this.clock.after(Math.max(0, endsAt - now), () => {
+      this.lingerEnd = undefined;
+      if (this.pane.ended) return;
+      const at = this.clock.now();
+      if (this.agent.checkProcess(at)) this.evaluate(at);
+      else this.watchLinger(at);
+    });
   }
 }

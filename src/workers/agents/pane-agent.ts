@@ -447,6 +447,11 @@ export class PaneAgent {
     return this.lingerUntil !== undefined;
   }
 
+  /** When the linger ends and the agent counts as gone, if it is lingering. */
+  get lingerEndsAt(): number | undefined {
+    return this.lingerUntil;
+  }
+
   /** The detected agent while it is in front (not one lingering after it left). */
   private get agentInFront(): string | undefined {
     return this.lingerUntil === undefined ? this.detected : undefined;
