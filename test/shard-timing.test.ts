@@ -185,9 +185,14 @@ describe('FactReporter', () => {
     clock.advance(1);
     assert.deepEqual(posts, [[{ paneUid: 1, revision: 2, title: 'vim' }]], 'pane 2 changed nothing');
 
+    // The cwd reads put off until CWD_INTERVAL_MS had passed since the panes were added find nothing new.
+    clock.advance(CWD_INTERVAL_MS);
+    assert.equal(posts.length, 1);
     cwds.set(200, '/c');
-    clock.advance(SWEEP_INTERVAL_MS + UPDATE_INTERVAL_MS);
-    assert.deepEqual(posts[1], [{ paneUid: 2, cwd: '/c', cwdLabel: '~/c' }]);
+    clock.advance(SWEEP_INTERVAL_MS);
+    assert.equal(posts.length, 1, 'no timer of its own sweeps: the shard\'s tick does');
+    reporter.sweep();
+    assert.deepEqual(posts[1], [{ paneUid: 2, cwd: '/c', cwdLabel: '~/c' }], 'at once, not a batch later');
 
     reporter.remove(1);
     reporter.touch(1);

@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AgentManifestFile } from '../protocol/agent-manifest.js';
 import { ProtocolError } from '../protocol/errors.js';
+import { QUIET_BEAT_MS, untilBeat } from '../protocol/quiet-beat.js';
 import { PANE_MARK_ENV, endPaneProcesses } from '../os/pane-processes.js';
 import type {
   AgentPicture,
@@ -66,8 +67,8 @@ const SHARD_SCRIPT = new URL('../workers/shard.js', import.meta.url);
  * throughput (~8.5 MB/s a flooding pane).
  */
 const SHARD_YOUNG_GENERATION_MB = 8;
-/** How often main checks on each shard (stalls and late requests looked for, a heartbeat sent when it is silent). */
-const HEARTBEAT_INTERVAL_MS = 1000;
+/** How often main checks on a shard with requests outstanding (their deadlines, stalls). */
+const BUSY_CHECK_MS = 1000;
 
 export class ShardHandle {
   private readonly worker: Worker;
@@ -76,7 +77,7 @@ export class ShardHandle {
   private readonly panePids = new Map<number, number>();
   /** Each live pane's mark (os/pane-processes.ts), to end its daemons if the shard dies. */
   private readonly paneMarks = new Map<number, string>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private checkTimer: NodeJS.Timeout | undefined;
   private heartbeatPending = false;
   private lastHeard = performance.now();
   private nextReqId = 1;
@@ -99,8 +100,7 @@ export class ShardHandle {
     this.worker.on('message', (message: FromShard) => this.receive(message));
     this.worker.on('error', (error) => this.threadEnded(`shard ${id} crashed: ${error.message}`, true));
     this.worker.on('exit', (code) => this.threadEnded(`shard ${id} exited with code ${code}`, false));
-    this.heartbeat = setInterval(() => this.check(), HEARTBEAT_INTERVAL_MS);
-    this.heartbeat.unref();
+    this.scheduleCheck();
   }
 
   request<K extends ShardRequestKind>(kind: K, params: ShardRequests[K]['params']): Promise<ShardRequests[K]['result']> {
@@ -122,15 +122,38 @@ export class ShardHandle {
 
   /** Ends every pane (waiting up to the pane kill grace), then the worker. */
   async stop(): Promise<void> {
-    clearInterval(this.heartbeat);
+    clearTimeout(this.checkTimer);
+    this.checkTimer = undefined;
     if (!this.alive) return;
     await this.request('shutdown', {}).catch(() => undefined);
     this.stopping = true;
     await this.worker.terminate();
   }
 
-  /** Stall detection and request deadlines once a second; a heartbeat when the shard has been silent. */
+  /**
+   * The next check: in a second while requests are outstanding (their deadlines); else when a
+   * heartbeat is due, on the quiet beat the shard's own tick keeps (protocol/quiet-beat.ts), or
+   * at the stall time while one is on its way. Not every second: an idle server's main thread
+   * woke for nothing once a second per shard.
+   */
+  private scheduleCheck(): void {
+    clearTimeout(this.checkTimer);
+    this.checkTimer = undefined;
+    if (!this.alive || this.stopping) return;
+    const now = performance.now();
+    const { stallMs } = this.settings;
+    let delay: number;
+    if ([...this.pending.values()].some((pending) => pending.kind !== 'heartbeat')) delay = BUSY_CHECK_MS;
+    else if (this.heartbeatPending) delay = this.lastHeard + stallMs + 1 - now;
+    // Due after a quarter of the stall time in silence, sent on the next beat: at the latest three quarters in, with a quarter left for the answer.
+    else delay = untilBeat(now, this.lastHeard + stallMs / 4, Math.min(QUIET_BEAT_MS, stallMs / 2));
+    this.checkTimer = setTimeout(() => this.check(), Math.max(0, delay));
+    this.checkTimer.unref();
+  }
+
+  /** Stall detection and request deadlines; a heartbeat when the shard has been silent. */
   private check(): void {
+    this.checkTimer = undefined;
     if (!this.alive || this.stopping) return;
     const now = performance.now();
     if (now - this.lastHeard > this.settings.stallMs) {
@@ -150,8 +173,12 @@ export class ShardHandle {
       this.heartbeatPending = true;
       this.request('heartbeat', {})
         .catch(() => undefined)
-        .finally(() => (this.heartbeatPending = false));
+        .finally(() => {
+          this.heartbeatPending = false;
+          this.scheduleCheck();
+        });
     }
+    this.scheduleCheck();
   }
 
   private receive(message: FromShard): void {
@@ -223,7 +250,7 @@ export class ShardHandle {
   private die(reason: string): void {
     if (!this.alive) return;
     this.alive = false;
-    clearInterval(this.heartbeat);
+    clearTimeout(this.checkTimer);
     for (const pending of this.pending.values()) pending.reject(new ProtocolError('internal_error', reason));
     this.pending.clear();
     if (this.stopping) return;

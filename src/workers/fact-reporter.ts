@@ -15,10 +15,11 @@ export const UPDATE_INTERVAL_MS = 50;
 export const CWD_INTERVAL_MS = 250;
 /**
  * cwd can change without output (rare: a typed `cd` echoes, an agent that moves prints); a
- * slow sweep catches it. Every 2 s it was most of what an idle fleet's shards did (a readlink
- * per pane; ARCHITECTURE.md, "What an idle pane costs").
+ * slow sweep catches it. Every 2 s, and then every 10 s, it was most of what an idle fleet's
+ * shards did (a readlink per pane; ARCHITECTURE.md, "What an idle pane costs"). The shard
+ * runs it from its process tick (`sweep`), so a quiet shard wakes once for both.
  */
-export const SWEEP_INTERVAL_MS = 10_000;
+export const SWEEP_INTERVAL_MS = 30_000;
 
 export interface FactSource {
   readonly uid: number;
@@ -53,7 +54,6 @@ export class FactReporter {
   private readonly foregrounds = new Map<number, () => number | undefined>();
   private readonly changed = new Set<number>();
   private flushTimer: Timer | undefined;
-  private sweepTimer: Timer | undefined;
 
   constructor(
     private readonly post: (updates: PaneUpdate[]) => void,
@@ -66,7 +66,6 @@ export class FactReporter {
     this.panes.set(pane.uid, pane);
     this.foregrounds.set(pane.uid, foreground);
     this.sent.set(pane.uid, { revision: pane.revision, title: pane.title, scroll: pane.scroll, cwd, foregroundCwd: undefined, cwdReadAt: this.clock.now() });
-    this.sweepTimer ??= this.clock.after(SWEEP_INTERVAL_MS, () => this.sweep());
   }
 
   remove(paneUid: number): void {
@@ -138,11 +137,12 @@ export class FactReporter {
     return changed ? update : undefined;
   }
 
-  private sweep(): void {
-    this.sweepTimer = undefined;
+  /** Every pane looked at now, not a batch later (its caller's wake-up is the one it needs). */
+  sweep(): void {
     if (this.panes.size === 0) return;
-    for (const uid of this.panes.keys()) this.touch(uid);
-    this.sweepTimer = this.clock.after(SWEEP_INTERVAL_MS, () => this.sweep());
+    for (const uid of this.panes.keys()) this.changed.add(uid);
+    this.flushTimer?.cancel();
+    this.flush();
   }
 }
 

@@ -9,12 +9,13 @@
 import { getHeapStatistics } from 'node:v8';
 import { ProtocolError, isErrorCode } from '../protocol/errors.js';
 import type { FromShard, ShardInit, ShardRequestKind, ShardRequests, SubmitParams, SubmitResult, ToShard } from '../protocol/thread.js';
+import { untilBeat } from '../protocol/quiet-beat.js';
 import { AgentChecks, PROCESS_TICK_MS, QUIET_TICK_MS } from './agents/agent-checks.js';
 import { type Clock, type Timer, realClock } from './clock.js';
 import { injectFault } from './debug-faults.js';
 import { ReportThrottle } from './report-throttle.js';
 import { EVALUATION_INTERVAL_MS, EvaluationScheduler, WORKING_LOOK_INTERVAL_MS } from './evaluation-scheduler.js';
-import { FactReporter } from './fact-reporter.js';
+import { FactReporter, SWEEP_INTERVAL_MS } from './fact-reporter.js';
 import { type MatchChange, PaneMatchers } from './matchers.js';
 import { Pane, type PaneEvents } from './pane.js';
 import { cwdLabel, processCwd, realDirectory } from './proc.js';
@@ -95,6 +96,8 @@ export class ShardRuntime {
   private processTick: Timer | undefined;
   /** When the process tick is due (the clock's time). */
   private processTickAt = 0;
+  /** When the tick last swept the panes' facts (FactReporter.sweep). */
+  private sweptAt = 0;
   /** This shard's history blocks on disk (undefined when the server keeps no state). */
   private readonly blockFile: BlockFile | undefined;
 
@@ -173,7 +176,7 @@ export class ShardRuntime {
     },
   };
 
-  /** The agent checks' slow tick: every second while a pane wants it, else every QUIET_TICK_MS. */
+  /** The agent checks' slow tick: every second while a pane wants it, else every QUIET_TICK_MS; the facts' sweep rides on it. */
   private tickProcesses(): void {
     const now = this.clock.now();
     let quick = false;
@@ -182,7 +185,14 @@ export class ShardRuntime {
       agent.tick(now);
       quick ||= agent.wantsQuickTick;
     }
-    this.scheduleProcessTick(quick ? PROCESS_TICK_MS : QUIET_TICK_MS);
+    // Half a tick early rather than a whole tick late: ticks land a millisecond or two after their time.
+    if (now - this.sweptAt >= SWEEP_INTERVAL_MS - PROCESS_TICK_MS / 2) {
+      this.sweptAt = now;
+      this.facts.sweep();
+    }
+    if (quick) this.scheduleProcessTick(PROCESS_TICK_MS);
+    // Quiet: on the beat main's heartbeat keeps too, so a quiet shard wakes once for both.
+    else this.scheduleProcessTick(untilBeat(now, now + PROCESS_TICK_MS, QUIET_TICK_MS));
   }
 
   private scheduleProcessTick(ms: number): void {

@@ -7,6 +7,7 @@
  * hold ends. Only changes are reported, and no faster than report-throttle.ts
  * lets them (a program may flip its status a million times a second).
  */
+import { QUIET_BEAT_MS } from '../../protocol/quiet-beat.js';
 import type { AgentExplanation, AgentPicture, ClearAuthority, HookReport } from '../../protocol/thread.js';
 import type { Clock, Timer } from '../clock.js';
 import { ReportThrottle } from '../report-throttle.js';
@@ -23,16 +24,17 @@ export const PROCESS_TICK_MS = 1000;
  * second to find nothing due (ARCHITECTURE.md, "What an idle pane costs"). A screen change
  * brings the one-second tick back (`wantsQuickTick`); a linger's end has a timer of its own.
  */
-export const QUIET_TICK_MS = 5000;
+export const QUIET_TICK_MS = QUIET_BEAT_MS;
 /**
  * A pane whose screen has not changed since its last process check, with no agent leaving it,
  * is checked on the tick only this often. Who is in front changes with output nearly always
  * (a command typed is echoed, one that ends brings the prompt back, an agent draws at once),
  * and output gets its own check within PROCESS_CHECK_AFTER_MS; the tick is the backstop for
  * the rest (a program taking the terminal silently). An idle fleet's checks were most of its
- * cost (ARCHITECTURE.md, "What an idle pane costs").
+ * cost, at every 15 s still most of what a quiet shard did (ARCHITECTURE.md, "What an idle
+ * pane costs").
  */
-export const QUIET_PROCESS_CHECK_MS = 15_000;
+export const QUIET_PROCESS_CHECK_MS = 60_000;
 
 export interface CheckedPane extends PaneLook {
   readonly pid: number;
