@@ -55,6 +55,28 @@ class Restartable {
     return sessionPaths(this.stateDir, this.socketPath).session;
   }
 
+  /** What the session holds of the first pane's screen (base64), or undefined before the pane is in it. */
+  savedScreen(): string | undefined {
+    try {
+      const session = new Packr({ useRecords: false }).unpack(readFileSync(this.sessionFile)) as { workspaces: Array<{ panes: Array<{ screen?: Uint8Array }> }> };
+      const screen = session.workspaces[0]?.panes[0]?.screen;
+      return screen ? Buffer.from(screen).toString('base64') : undefined;
+    } catch {
+      return undefined; // between the write and the rename
+    }
+  }
+
+  /** The first pane's states the session took, sampled every 200 ms until `done`. */
+  async savedScreensUntil(done: () => Promise<boolean>): Promise<Set<string>> {
+    const screens = new Set<string>();
+    while (!(await done())) {
+      const screen = this.savedScreen();
+      if (screen) screens.add(screen);
+      await sleep(200);
+    }
+    return screens;
+  }
+
   dispose(): void {
     rmSync(this.root, { recursive: true, force: true });
   }
@@ -218,28 +240,11 @@ describe('session snapshot and restore', () => {
     const run = new Restartable();
     try {
       const server = await run.start({ workers: 1 });
-      // What the session holds of the pane's screen, or undefined before the pane is in it.
-      const savedScreen = () => {
-        try {
-          const session = new Packr({ useRecords: false }).unpack(readFileSync(run.sessionFile)) as { workspaces: Array<{ panes: Array<{ screen?: Uint8Array }> }> };
-          const screen = session.workspaces[0]?.panes[0]?.screen;
-          return screen ? Buffer.from(screen).toString('base64') : undefined;
-        } catch {
-          return undefined; // between the write and the rename
-        }
-      };
       // ~1 MB/s for 8 s (far above the 64 KB/s that makes a pane flooding), numbered lines to check the restore by.
       const flood = "[ -e flooded ] || { i=0; while [ $i -lt 80 ]; do seq -f '%0120.0f' $((i*800+1)) $((i*800+800)); i=$((i+1)); sleep 0.1; done; : > flooded; }; echo flood-end; exec sleep 600";
       const { workspace } = await server.call('workspace.create', { cwd: run.root, command: ['/bin/sh', '-c', flood] });
       const pane = `${workspace.workspace_id}-1`;
-      const screens = new Set<string>();
-      for (;;) {
-        const { read } = await server.call('pane.read', { pane_id: pane, source: 'visible' });
-        if (read.text.includes('flood-end')) break;
-        const screen = savedScreen();
-        if (screen) screens.add(screen);
-        await sleep(200);
-      }
+      const screens = await run.savedScreensUntil(async () => (await server.call('pane.read', { pane_id: pane, source: 'visible' })).read.text.includes('flood-end'));
       // 8 s of flooding: written at its start and every 5 s after, not every second.
       assert.ok(screens.size >= 1 && screens.size <= 3, `the session took ${screens.size} states of the flooding pane`);
       await sleep(6_000);
@@ -287,34 +292,20 @@ describe('session snapshot and restore', () => {
     const run = new Restartable();
     try {
       const server = await run.start({ workers: 1 });
-      const savedScreen = () => {
-        try {
-          const session = new Packr({ useRecords: false }).unpack(readFileSync(run.sessionFile)) as { workspaces: Array<{ panes: Array<{ screen?: Uint8Array }> }> };
-          const screen = session.workspaces[0]?.panes[0]?.screen;
-          return screen ? Buffer.from(screen).toString('base64') : undefined;
-        } catch {
-          return undefined; // between the write and the rename
-        }
-      };
       // A status line redrawn ten times a second for 8 s, as a CLI at work draws it (~40 bytes a frame,
       // above the 256 bytes a second that make a pane one that keeps printing); then 7 s quiet, then a line.
       const spinner = "i=0; while [ $i -lt 80 ]; do printf '\\r\\033[36m* Working (%d)\\033[0m esc to interrupt ' $i; i=$((i+1)); sleep 0.1; done; echo; echo spin-end; sleep 7; echo later; exec sleep 600";
       const { workspace } = await server.call('workspace.create', { cwd: run.root, command: ['/bin/sh', '-c', spinner] });
       const pane = `${workspace.workspace_id}-1`;
       const visible = async () => (await server.call('pane.read', { pane_id: pane, source: 'visible' })).read.text;
-      const screens = new Set<string>();
-      while (!(await visible()).includes('spin-end')) {
-        const screen = savedScreen();
-        if (screen) screens.add(screen);
-        await sleep(200);
-      }
+      const screens = await run.savedScreensUntil(async () => (await visible()).includes('spin-end'));
       assert.ok(screens.size >= 1 && screens.size <= 3, `the session took ${screens.size} states of the spinning pane in 8 s`);
-      const whileSpinning = savedScreen();
-      await eventually(() => savedScreen() !== whileSpinning, 'the screen after the spinner in the session', 6_500);
-      const beforeLater = savedScreen();
+      const whileSpinning = run.savedScreen();
+      await eventually(() => run.savedScreen() !== whileSpinning, 'the screen after the spinner in the session', 6_500);
+      const beforeLater = run.savedScreen();
       while (!(await visible()).includes('later')) await sleep(50);
       const printedAt = Date.now();
-      await eventually(() => savedScreen() !== beforeLater, 'the line after a quiet spell in the session', 5_000);
+      await eventually(() => run.savedScreen() !== beforeLater, 'the line after a quiet spell in the session', 5_000);
       const took = Date.now() - printedAt;
       assert.ok(took <= 2_500, `the line after a quiet spell reached the session after ${took} ms`);
     } finally {
