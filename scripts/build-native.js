@@ -17,9 +17,13 @@
  * the hangup, and their exits arrive mid-teardown). Nothing catches it, so
  * std::terminate aborts the whole server. Measured: a shard that exited or
  * hung aborted the process every time, one that threw whenever a shell was
- * among its panes; no fault has since (ARCHITECTURE.md, "Faults and hostile
- * input"). The fix catches that exception in the exit callback: with the
- * thread gone there is nobody left to tell.
+ * among its panes (ARCHITECTURE.md, "Faults and hostile input"). Catching
+ * that exception was not enough: building it can fail in a dying thread,
+ * which node-addon-api makes a fatal error (test/pty-spawn-threads.test.ts
+ * met it in one run in three, ending threads as their programs were killed).
+ * The fix makes the exit callback's calls through node-api's C functions,
+ * whose failures are statuses: with the thread gone there is nobody left to
+ * tell.
  *
  * A second change starts pane processes with posix_spawn instead of forkpty
  * on Linux (glibc 2.34 or later). fork copies the page tables of the whole
@@ -30,6 +34,16 @@
  * controlling terminal (opened after setsid, without O_NOCTTY), every signal
  * at its default and none blocked, the pane's directory, and no descriptor
  * but 0–2. The program is looked up in the pane's own PATH, as execvp did.
+ * Both ends of the PTY are close-on-exec from the moment they are opened, so
+ * nothing the server starts on another thread meanwhile inherits them.
+ *
+ * A third: node-pty names a PTY's terminal with ptsname(3), whose answer lies
+ * in one buffer for the whole process. Two shards spawning at once could
+ * each read the other's name, so one pane's program opened another pane's
+ * terminal as its own: it read that pane's keys and wrote on its screen,
+ * while its own terminal, never opened, read EIO and closed. Seen in about
+ * one creation in ten of 300 panes. ptsname_r(3) names it into a buffer of
+ * the caller's own.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -45,11 +59,17 @@ const EXIT_CALLBACK = `      cb.Call({Napi::Number::New(env, exit_event->exit_co
                Napi::Number::New(env, exit_event->signal_code)});
       delete exit_event;`;
 const MARK = '/* herdr: exit during teardown */';
-const GUARDED_EXIT_CALLBACK = `      try { ${MARK}
-        cb.Call({Napi::Number::New(env, exit_event->exit_code),
-                 Napi::Number::New(env, exit_event->signal_code)});
-      } catch (const Napi::Error&) {
-        // The owning environment is being torn down: nobody is left to tell.
+const GUARDED_EXIT_CALLBACK = `      { ${MARK}
+        // node-api's C calls, whose failure is only a status: node-addon-api's C++ wrappers turn a
+        // failed call into an exception, and building that exception in an environment being torn
+        // down fails too, which it makes a fatal error.
+        napi_value args[2];
+        napi_value receiver;
+        if (napi_create_int32(env, exit_event->exit_code, &args[0]) == napi_ok &&
+            napi_create_int32(env, exit_event->signal_code, &args[1]) == napi_ok &&
+            napi_get_undefined(env, &receiver) == napi_ok) {
+          napi_call_function(env, receiver, cb, 2, args, nullptr);
+        }
       }
       delete exit_event;`;
 
@@ -101,11 +121,20 @@ static std::string herdr_find_program(const std::string& file, char** env, const
 
 /* Starts argv in a new session on a new PTY; returns an error message, or "" with *master and *pid set. */
 static std::string herdr_pty_spawn(char** argv, char** env, const std::string& cwd, struct termios* term, struct winsize* winp, int* master, pid_t* pid) {
+  /* Both ends close-on-exec from their first moment: a process the server starts meanwhile on another thread inherits neither. */
+  *master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (*master == -1) return std::string("posix_openpt(3) failed: ") + strerror(errno);
+  std::string slave_path = herdr_ptsname(*master);
   int slave = -1;
-  if (openpty(master, &slave, nullptr, term, winp) == -1) return std::string("openpty(3) failed: ") + strerror(errno);
-  fcntl(*master, F_SETFD, FD_CLOEXEC);
-  fcntl(slave, F_SETFD, FD_CLOEXEC);
-  std::string slave_path = ptsname(*master);
+  if (grantpt(*master) == -1 || unlockpt(*master) == -1 || slave_path.empty() ||
+      (slave = open(slave_path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC)) == -1) {
+    std::string message = std::string("cannot open a terminal: ") + strerror(errno);
+    close(*master);
+    *master = -1;
+    return message;
+  }
+  if (term) tcsetattr(slave, TCSANOW, term);
+  if (winp) ioctl(slave, TIOCSWINSZ, winp);
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attributes;
   posix_spawn_file_actions_init(&actions);
@@ -165,9 +194,41 @@ function spawnWithoutFork() {
   );
 }
 
+const PTSNAME_MARK = '/* herdr: ptsname_r */';
+const INCLUDE_ANCHOR = '#include <thread>\n';
+const PTSNAME_FUNCTION = `${INCLUDE_ANCHOR}${PTSNAME_MARK}
+/* The name of master's terminal, read into a buffer of this call's own (ptsname(3) shares one between threads). */
+static std::string herdr_ptsname(int master) {
+#if defined(__linux__)
+  char name[128];
+  return ptsname_r(master, name, sizeof(name)) == 0 ? std::string(name) : std::string();
+#else
+  const char* name = ptsname(master);
+  return name ? std::string(name) : std::string();
+#endif
+}
+`;
+
+function threadSafeTerminalNames() {
+  const source = join(nodePty, 'src', 'unix', 'pty.cc');
+  const text = readFileSync(source, 'utf8');
+  if (text.includes(PTSNAME_MARK)) return;
+  if (!text.includes(INCLUDE_ANCHOR)) {
+    throw new Error(`node-pty's ${source} is not the version the ptsname_r change was written for; review scripts/build-native.js`);
+  }
+  writeFileSync(
+    source,
+    text
+      .replace(INCLUDE_ANCHOR, PTSNAME_FUNCTION)
+      .replaceAll('ptsname(master))', 'herdr_ptsname(master).c_str())')
+      .replaceAll('std::string slave_path = ptsname(*master);', 'std::string slave_path = herdr_ptsname(*master);'),
+  );
+}
+
 if (process.platform !== 'win32') {
   guardExitCallback();
   spawnWithoutFork();
+  threadSafeTerminalNames();
 }
 execFileSync(process.execPath, [nodeGyp, 'rebuild', `--directory=${nodePty}`, '--silent'], { stdio: 'inherit' });
 
