@@ -8,7 +8,7 @@
  * panes, last screens and the unfinished history blocks, never whole
  * histories. Block files no snapshot names any more are deleted after.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PaneTerminalState } from '../../protocol/thread.js';
 import type { Registry } from '../registry.js';
@@ -98,7 +98,7 @@ export class Snapshotter {
     const session = this.session();
     const data = encodeSession(session);
     await writeFileAtomically(this.paths.session, data);
-    this.removeUnnamedBlockFiles(session, replies.map((reply) => reply.blockFile));
+    await this.removeUnnamedBlockFiles(session, replies.map((reply) => reply.blockFile));
     const written = performance.now();
     this.last = { bytes: data.length, ms: written - started, at: written };
   }
@@ -147,14 +147,18 @@ export class Snapshotter {
     };
   }
 
-  /** Block files neither named by the session just written nor being appended to by a shard. */
-  private removeUnnamedBlockFiles(session: Omit<SavedSession, 'format' | 'version'>, active: Array<string | undefined>): void {
+  /**
+   * Block files neither named by the session just written nor being appended to by a shard.
+   * Off the main thread: unlinking a file of a few MB took the kernel up to tens of ms, which
+   * every request waited out (`ping` p99 under a flood). No round starts before this one ends,
+   * and shards only start block files when a round asks, so none is new here meanwhile.
+   */
+  private async removeUnnamedBlockFiles(session: Omit<SavedSession, 'format' | 'version'>, active: Array<string | undefined>): Promise<void> {
     const keep = new Set(active.filter((file): file is string => file !== undefined));
     for (const workspace of session.workspaces) {
       for (const pane of workspace.panes) for (const block of pane.history?.blocks ?? []) keep.add(block.file);
     }
-    for (const file of readdirSync(this.paths.blocks)) {
-      if (!keep.has(file)) rmSync(join(this.paths.blocks, file), { force: true });
-    }
+    const unnamed = (await readdir(this.paths.blocks)).filter((file) => !keep.has(file));
+    await Promise.all(unnamed.map((file) => rm(join(this.paths.blocks, file), { force: true })));
   }
 }
