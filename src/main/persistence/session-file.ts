@@ -21,7 +21,7 @@ const FORMAT = 'herdr-session';
 /**
  * Fields that are undefined are left out (msgpack has no "absent"), so the file holds only
  * what is there: msgpackr's `skipValues`, which its typings lack. (A copy of the session
- * without them, made before packing, was a tenth of main's time in a flood's snapshot rounds.)
+ * without them, made before packing, was 5% of main's time in a flood: ARCHITECTURE.md, "Sessions on disk".)
  */
 const packOptions: Options & { skipValues: readonly unknown[] } = { useRecords: false, skipValues: [undefined] };
 const packr = new Packr(packOptions);
