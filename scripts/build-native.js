@@ -42,7 +42,7 @@
  * each read the other's name, so one pane's program opened another pane's
  * terminal as its own: it read that pane's keys and wrote on its screen,
  * while its own terminal, never opened, read EIO and closed. Seen in about
- * one creation in ten of 300 panes. ptsname_r(3) names it into a buffer of
+ * one creation of 300 panes in five. ptsname_r(3) names it into a buffer of
  * the caller's own.
  */
 import { execFileSync } from 'node:child_process';
