@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AgentPicture, PaneUpdate } from '../src/protocol/thread.js';
-import { AgentChecks, PROCESS_TICK_MS } from '../src/workers/agents/agent-checks.js';
+import { AgentChecks, PROCESS_TICK_MS, QUIET_PROCESS_CHECK_MS } from '../src/workers/agents/agent-checks.js';
 import { AGENT_LINGER_MS, type Foreground, PaneAgent } from '../src/workers/agents/pane-agent.js';
 import { EVALUATION_INTERVAL_MS, EvaluationScheduler, WORKING_LOOK_INTERVAL_MS } from '../src/workers/evaluation-scheduler.js';
 import { CWD_INTERVAL_MS, type FactSource, FactReporter, SWEEP_INTERVAL_MS, UPDATE_INTERVAL_MS } from '../src/workers/fact-reporter.js';
@@ -290,6 +290,29 @@ describe('ReportThrottle', () => {
     throttle.dispose();
     clock.advance(1000);
     assert.equal(passed.at(-1), 'working', 'with tokens to spare each change passes');
+  });
+});
+
+describe('AgentChecks: who is in front', () => {
+  it('tells when a process check finds another group in front, and only then (foreground_cwd is read again)', () => {
+    const clock = new ManualClock();
+    let front: Foreground = { pgid: 10, agent: undefined };
+    const pane = { pid: 10, ended: false, screen: () => '$ ', title: () => '', readsKeys: () => undefined };
+    const checks = new AgentChecks(pane, () => undefined, clock, new PaneAgent(10, () => front));
+    let told = 0;
+    checks.onForegroundChanged = () => told++;
+    checks.screenChanged(clock.now());
+    assert.equal(told, 1, 'the first check finds the shell');
+    clock.advance(QUIET_PROCESS_CHECK_MS);
+    checks.tick(clock.now());
+    assert.equal(told, 1, 'the same group again is no change');
+    // A program takes the terminal and prints nothing: the next check that runs sees it.
+    front = { pgid: 30, agent: undefined };
+    clock.advance(QUIET_PROCESS_CHECK_MS);
+    checks.tick(clock.now());
+    assert.equal(told, 2);
+    assert.equal(checks.foregroundGroup, 30);
+    checks.dispose();
   });
 });
 

@@ -335,6 +335,8 @@ export class ShardRuntime {
       );
       this.panes.set(pane.uid, { pane, agent, commands });
       this.facts.add(pane, cwd, () => agent.foregroundGroup);
+      // A program that took the terminal and prints nothing: its directory is read now, not at the next sweep.
+      agent.onForegroundChanged = () => this.facts.touch(pane.uid);
       // Never checked yet: it wants the one-second tick until its first check.
       this.hurryProcessTick();
       return { pid: pane.pid, cwd, cwdLabel: cwdLabel(cwd, this.init.home) };

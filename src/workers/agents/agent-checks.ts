@@ -102,6 +102,11 @@ export class AgentChecks {
     return this.agent.foregroundGroup;
   }
 
+  /** Told when a process check finds another group in front than the last one did. */
+  set onForegroundChanged(listener: (() => void) | undefined) {
+    this.agent.onForegroundChanged = listener;
+  }
+
 
   /**
    * Screen changes need a look while an agent is there (its state is on the screen: a look

@@ -132,6 +132,8 @@ export class PaneAgent {
   private settling: Settling = { agent: undefined, idleSince: undefined, ready: false, worked: false, lastLook: undefined };
   /** Never yet: the clock's zero is the thread's start, not a time long past. */
   lastProcessCheck = -Infinity;
+  /** Called when a process check finds another group in front (its directory is pane_info.foreground_cwd). */
+  onForegroundChanged: (() => void) | undefined;
 
   constructor(
     private readonly pid: number,
@@ -151,7 +153,10 @@ export class PaneAgent {
   checkProcess(now: number): boolean {
     this.lastProcessCheck = now;
     const front = this.probe(this.pid);
-    this.foregroundPgid = front?.pgid;
+    if (front?.pgid !== this.foregroundPgid) {
+      this.foregroundPgid = front?.pgid;
+      this.onForegroundChanged?.();
+    }
     const before = this.detected;
     if (front?.agent) {
       this.lingerUntil = undefined;
