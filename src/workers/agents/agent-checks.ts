@@ -107,7 +107,6 @@ export class AgentChecks {
     this.agent.onForegroundChanged = listener;
   }
 
-
   /**
    * Screen changes need a look while an agent is there (its state is on the screen: a look
    * put off until the process check, up to PROCESS_CHECK_AFTER_MS, made gemini's half-drawn
