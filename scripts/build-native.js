@@ -73,14 +73,22 @@ const GUARDED_EXIT_CALLBACK = `      { ${MARK}
       }
       delete exit_event;`;
 
-function guardExitCallback() {
+/**
+ * One marked edit of node-pty's pty.cc, made once: skipped where `mark` is already in the
+ * source, refused where an `anchor` it edits at is missing (another node-pty than the pinned one).
+ */
+function editPtySource(mark, anchors, change, edit) {
   const source = join(nodePty, 'src', 'unix', 'pty.cc');
   const text = readFileSync(source, 'utf8');
-  if (text.includes(MARK)) return;
-  if (!text.includes(EXIT_CALLBACK)) {
-    throw new Error(`node-pty's ${source} is not the version this fix was written for; review scripts/build-native.js`);
+  if (text.includes(mark)) return;
+  if (!anchors.every((anchor) => text.includes(anchor))) {
+    throw new Error(`node-pty's ${source} is not the version the ${change} change was written for; review scripts/build-native.js`);
   }
-  writeFileSync(source, text.replace(EXIT_CALLBACK, GUARDED_EXIT_CALLBACK));
+  writeFileSync(source, edit(text));
+}
+
+function guardExitCallback() {
+  editPtySource(MARK, [EXIT_CALLBACK], 'exit callback', (text) => text.replace(EXIT_CALLBACK, GUARDED_EXIT_CALLBACK));
 }
 
 const SPAWN_MARK = '/* herdr: posix_spawn */';
@@ -179,14 +187,7 @@ const SPAWN_CALL = `  bool herdr_spawned = false; ${SPAWN_MARK}
 ${FORK_START}`;
 
 function spawnWithoutFork() {
-  const source = join(nodePty, 'src', 'unix', 'pty.cc');
-  const text = readFileSync(source, 'utf8');
-  if (text.includes(SPAWN_MARK)) return;
-  if (!text.includes(FORK_START) || !text.includes(FORK_END) || !text.includes(PTY_FORK)) {
-    throw new Error(`node-pty's ${source} is not the version the posix_spawn change was written for; review scripts/build-native.js`);
-  }
-  writeFileSync(
-    source,
+  editPtySource(SPAWN_MARK, [FORK_START, FORK_END, PTY_FORK], 'posix_spawn', (text) =>
     text
       .replace(PTY_FORK, `${SPAWN_FUNCTION}${PTY_FORK}`)
       .replace(FORK_START, SPAWN_CALL)
@@ -210,14 +211,7 @@ static std::string herdr_ptsname(int master) {
 `;
 
 function threadSafeTerminalNames() {
-  const source = join(nodePty, 'src', 'unix', 'pty.cc');
-  const text = readFileSync(source, 'utf8');
-  if (text.includes(PTSNAME_MARK)) return;
-  if (!text.includes(INCLUDE_ANCHOR)) {
-    throw new Error(`node-pty's ${source} is not the version the ptsname_r change was written for; review scripts/build-native.js`);
-  }
-  writeFileSync(
-    source,
+  editPtySource(PTSNAME_MARK, [INCLUDE_ANCHOR], 'ptsname_r', (text) =>
     text
       .replace(INCLUDE_ANCHOR, PTSNAME_FUNCTION)
       .replaceAll('ptsname(master))', 'herdr_ptsname(master).c_str())')
