@@ -134,18 +134,24 @@ describe('lifecycle', () => {
       };
       const fds = fdCount(server.pid);
       const threads = threadCount(server.pid);
-      // The first thousand also grow what V8 and the allocator keep once grown (shard heaps, the 4 096
-      // retained events), which RSS never gives back; the second thousand must add nothing.
+      // The first thousand also grow what V8 and the allocator keep once grown (the 4 096 retained
+      // events, compiled code), which RSS never gives back; the second thousand must add nothing.
+      // `inspect` collects every thread's garbage first, and the shards give the freed pages back.
       const seconds = [await cycles()];
-      const first = { rss: rssBytes(server.pid), heap: (await inspect(server)).heap_used_bytes };
+      const first = { ...(await inspect(server)), rss: rssBytes(server.pid) };
       seconds.push(await cycles());
       await eventually(() => fdCount(server.pid) <= fds, `fds back to ${fds} (now ${fdCount(server.pid)})`, 20_000);
       await eventually(() => threadCount(server.pid) <= threads, `threads back to ${threads} (now ${threadCount(server.pid)})`, 20_000);
-      const second = { rss: rssBytes(server.pid), heap: (await inspect(server)).heap_used_bytes };
-      t.diagnostic(`2 × 1000 cycles in ${seconds.map((s) => s.toFixed(1)).join(' + ')} s; main heap after GC ${Math.round(first.heap / 1e6)} → ${Math.round(second.heap / 1e6)} MB; RSS ${Math.round(first.rss / 1e6)} → ${Math.round(second.rss / 1e6)} MB; fds ${fds}, threads ${threads}`);
-      assert.ok(second.heap - first.heap < 8 * 1024 * 1024, `the second thousand left ${Math.round((second.heap - first.heap) / 1e6)} MB more on the heap`);
-      // Shard heaps are collected when V8 sees fit: measured +38–47 MB in a second thousand, flat after.
-      assert.ok(second.rss - first.rss < 100 * 1024 * 1024, `the second thousand grew RSS ${Math.round((second.rss - first.rss) / 1e6)} MB more`);
+      const second = { ...(await inspect(server)), rss: rssBytes(server.pid) };
+      const megabytes = (bytes: number): number => Math.round(bytes / 1e6);
+      const shardHeaps = (at: typeof first): string => at.shards.map((shard) => megabytes(shard.heap_used_bytes)).join(' + ');
+      t.diagnostic(`2 × 1000 cycles in ${seconds.map((s) => s.toFixed(1)).join(' + ')} s; after GC, main heap ${megabytes(first.heap_used_bytes)} → ${megabytes(second.heap_used_bytes)} MB, shard heaps ${shardHeaps(first)} → ${shardHeaps(second)} MB; RSS ${megabytes(first.rss)} → ${megabytes(second.rss)} MB; fds ${fds}, threads ${threads}`);
+      assert.ok(second.heap_used_bytes - first.heap_used_bytes < 8 * 1024 * 1024, `the second thousand left ${megabytes(second.heap_used_bytes - first.heap_used_bytes)} MB more on main's heap`);
+      for (const shard of second.shards) {
+        const before = first.shards.find(({ shard_id }) => shard_id === shard.shard_id)?.heap_used_bytes ?? 0;
+        assert.ok(shard.heap_used_bytes - before < 8 * 1024 * 1024, `the second thousand left ${megabytes(shard.heap_used_bytes - before)} MB more on shard ${shard.shard_id}'s heap`);
+      }
+      assert.ok(second.rss - first.rss < 40 * 1024 * 1024, `the second thousand grew RSS ${megabytes(second.rss - first.rss)} MB more`);
     } finally {
       await server.stop();
     }

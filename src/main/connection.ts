@@ -43,6 +43,8 @@ export class Connection {
   private partialBytes = 0;
   private firstLineTimer: NodeJS.Timeout | undefined;
   private partialLineTimer: NodeJS.Timeout | undefined;
+  /** Destroys the socket should the client hold its side open after ours closed; cleared once it is closed, so a closed connection is not kept for the grace. */
+  private closeGraceTimer: NodeJS.Timeout | undefined;
   private readonly aborter = new AbortController();
   /** Requests read and not yet answered. */
   private owed = 0;
@@ -134,7 +136,7 @@ export class Connection {
   end(): void {
     if (!this.isOpen) return;
     this.socket.end();
-    setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
+    this.closeGraceTimer ??= setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
   }
 
   destroy(): void {
@@ -197,6 +199,7 @@ export class Connection {
   private closed(): void {
     this.clearFirstLineTimer();
     this.clearPartialLineTimer();
+    clearTimeout(this.closeGraceTimer);
     this.acceptingLines = false;
     this.aborter.abort();
     this.handler.onClose(this);

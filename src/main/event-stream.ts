@@ -10,8 +10,6 @@ import type { Connection } from './connection.js';
 import { wireJson } from './wire-json.js';
 
 export const STREAM_BACKLOG_BYTES = 1024 * 1024;
-/** How long a cut-off client gets to take its last lines before the socket is destroyed. */
-const CLOSE_GRACE_MS = 5000;
 
 export class EventStream {
   private live = false;
@@ -54,8 +52,7 @@ export class EventStream {
   private overflow(): void {
     const notice: EventLine = { event: 'subscription_overflow', data: { dropped_after_seq: this.lastSentSeq } };
     this.connection.sendRaw(`${JSON.stringify(notice)}\n`);
-    this.connection.end();
-    setTimeout(() => this.connection.destroy(), CLOSE_GRACE_MS).unref();
+    this.connection.end(); // destroyed after its grace should the client not close
     this.close();
   }
 

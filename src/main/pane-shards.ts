@@ -38,6 +38,11 @@ export class PaneShards {
     throw new ProtocolError('internal_error', `shard ${target.shardId} of ${what} is gone`);
   }
 
+  /** Every live shard. */
+  all(): ShardHandle[] {
+    return this.shards.all;
+  }
+
   /** The least loaded live shard, for a new workspace. */
   pick(): ShardHandle | undefined {
     return this.shards.pick((shardId) => this.panesOn(shardId));

@@ -45,10 +45,22 @@ function processSessionMembers(sessions: ReadonlySet<number>): number[] {
   return members;
 }
 
-/** Every live process whose environment carries one of `marks` (PANE_MARK_ENV's values). */
+const MARK_ASSIGNMENT = `${PANE_MARK_ENV}=`;
+
+/** Whether a process's environment (NUL-separated, as /proc gives it) assigns PANE_MARK_ENV one of `marks`. */
+function carriesMark(environ: string, marks: ReadonlySet<string>): boolean {
+  for (let at = environ.indexOf(MARK_ASSIGNMENT); at >= 0; at = environ.indexOf(MARK_ASSIGNMENT, at + 1)) {
+    if (at > 0 && environ.charCodeAt(at - 1) !== 0) continue; // the text inside another variable
+    const start = at + MARK_ASSIGNMENT.length;
+    const end = environ.indexOf('\0', start);
+    if (marks.has(environ.slice(start, end < 0 ? undefined : end))) return true;
+  }
+  return false;
+}
+
+/** Every live process whose environment carries one of `marks` (PANE_MARK_ENV's values): one pass, any number of marks. */
 function markedProcesses(marks: ReadonlySet<string>): number[] {
   if (marks.size === 0) return [];
-  const needles = [...marks].map((mark) => `${PANE_MARK_ENV}=${mark}\0`);
   const marked: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (entry.charCodeAt(0) > 0x39) continue; // not a pid
@@ -58,7 +70,7 @@ function markedProcesses(marks: ReadonlySet<string>): number[] {
     } catch {
       continue; // gone, or another user's
     }
-    if (needles.some((needle) => environ.startsWith(needle) || environ.includes(`\0${needle}`))) marked.push(Number(entry));
+    if (carriesMark(environ, marks)) marked.push(Number(entry));
   }
   return marked;
 }
@@ -85,6 +97,31 @@ export function hangUpPanes(leaders: readonly number[]): void {
     signal(pid, 'SIGHUP');
   }
   for (const pid of processSessionMembers(new Set(leaders))) signal(pid, 'SIGHUP');
+}
+
+/** The panes whose ends wait for the end of this turn of the event loop (endPaneSoon). */
+const ending = { leaders: new Set<number>(), marks: new Set<string>(), scheduled: false };
+
+/**
+ * Hangs up a pane's process session and ends what carries its mark, together with every
+ * other pane that ends in this turn of the event loop: each end walks all of /proc, so
+ * closing 300 panes one by one would walk it 900 times (measured: 2.5–2.8 s of the
+ * shard's CPU for 300 closes, 0.2 s batched).
+ */
+export function endPaneSoon(leader: number, mark: string): void {
+  ending.leaders.add(leader);
+  if (mark !== '') ending.marks.add(mark);
+  if (ending.scheduled) return;
+  ending.scheduled = true;
+  setImmediate(() => {
+    const leaders = [...ending.leaders];
+    const marks = [...ending.marks];
+    ending.leaders.clear();
+    ending.marks.clear();
+    ending.scheduled = false;
+    hangUpPanes(leaders);
+    endMarkedProcesses(marks);
+  });
 }
 
 /** SIGKILL to what is left of each pane's foreground: its shell and the shell's process group. */

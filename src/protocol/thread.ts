@@ -292,6 +292,8 @@ export interface ShardRequests {
   heartbeat: { params: Record<string, never>; result: null };
   /** Only when `ShardInit.debugFaults`: makes the shard fail (answered before it does). */
   fault: { params: { paneUid: number; fault: ShardFault }; result: null };
+  /** Only when `ShardInit.debugFaults`: a full GC with the freed pages given back (`debug.inspect`); answers the heap then in use. */
+  collect: { params: Record<string, never>; result: { heapUsedBytes: number } };
 }
 
 export type ShardRequestKind = keyof ShardRequests;

@@ -9,7 +9,7 @@ import { ProtocolError } from '../protocol/errors.js';
 import { keyBytes } from '../protocol/keys.js';
 import type { BlockRef, InputParams, MenuOnScreen, PaneNotification, PaneScreen, PaneTerminalState, ReadParams, ReadResult, SelectionParams, SelectionResult, SpawnParams } from '../protocol/thread.js';
 import { lineMode } from '../os/tty-modes.js';
-import { KILL_GRACE_MS, PANE_MARK_ENV, endMarkedProcesses, hangUpPanes, killPanes } from '../os/pane-processes.js';
+import { KILL_GRACE_MS, PANE_MARK_ENV, endPaneSoon, killPanes } from '../os/pane-processes.js';
 import type { Emulator } from './emulator.js';
 import { History } from './history.js';
 import { KittyKeyboard } from './kitty-keyboard.js';
@@ -288,18 +288,15 @@ export class Pane {
 
   /**
    * Ends the pane's processes (src/os/pane-processes.ts): SIGHUP to its process session
-   * and SIGTERM to what carries its mark (daemons it started) now, unless the caller did
-   * that for many panes at once, then SIGKILL to its foreground and its marked processes
+   * and SIGTERM to what carries its mark (daemons it started) at the end of this turn,
+   * with every other pane ending in it, unless the caller did that already; then SIGKILL to its foreground and its marked processes
    * after the grace (kept even if the shell exits first, for members of its group that
    * ignore the hangup).
    */
   close(hungUp = false): void {
     if (this.ended || this.closing) return;
     this.closing = true;
-    if (!hungUp) {
-      hangUpPanes([this.pid]);
-      endMarkedProcesses([this.mark]);
-    }
+    if (!hungUp) endPaneSoon(this.pid, this.mark);
     setTimeout(() => killPanes([this.pid]), KILL_GRACE_MS).unref();
   }
 
@@ -359,10 +356,7 @@ export class Pane {
   private onProcessExit(exitCode: number, signal: number | undefined): void {
     this.ptyInput.dispose();
     // The shell is gone: like a terminal closing after it, hang up the jobs it left behind, and end its daemons.
-    if (!this.closing) {
-      hangUpPanes([this.pid]);
-      endMarkedProcesses([this.mark]);
-    }
+    if (!this.closing) endPaneSoon(this.pid, this.mark);
     this.catchUp();
     this.output.dispose();
     this.ended = true;

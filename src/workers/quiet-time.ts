@@ -1,5 +1,5 @@
 /**
- * What a shard does once it goes quiet after output: seal its panes' full
+ * What a shard does once it goes quiet after output or closes: seal its panes' full
  * history blocks (history.ts), collect garbage after a heavy burst, and give
  * the pages freed back to the system. Node runs no idle-time GC, so the
  * garbage of a burst (decoded chunks, row strings, zlib buffers) would
@@ -15,6 +15,9 @@ import { trimMalloc } from '../os/malloc-tuning.js';
 const BYTES_BEFORE_QUIET_WORK = 32 * 1024;
 /** …a full GC only after this much… */
 const BYTES_BETWEEN_COLLECTIONS = 16 * 1024 * 1024;
+
+/** What an ended pane's emulator, buffers and history weigh against BYTES_BETWEEN_COLLECTIONS: closing 32 panes earns a collection as 16 MB of output does. */
+const PANE_END_WEIGHT_BYTES = BYTES_BETWEEN_COLLECTIONS / 32;
 
 /** Between the collections of a quiet time, and from the last to giving the freed pages back. */
 const TRIM_AFTER_MS = 100;
@@ -51,6 +54,21 @@ export class QuietTime {
   parsed(bytes: number): void {
     this.sinceQuiet += bytes;
     this.sinceCollection += bytes;
+    this.scheduleIfDue();
+  }
+
+  /**
+   * Called when a pane ended: its emulator and buffers are garbage now, and a shard whose
+   * panes print nothing (a fleet opened and closed again) would otherwise keep them
+   * committed until output came.
+   */
+  paneEnded(): void {
+    this.sinceQuiet += BYTES_BEFORE_QUIET_WORK;
+    this.sinceCollection += PANE_END_WEIGHT_BYTES;
+    this.scheduleIfDue();
+  }
+
+  private scheduleIfDue(): void {
     if (this.sinceQuiet < BYTES_BEFORE_QUIET_WORK) return;
     if (this.timer) this.timer.refresh();
     else {
@@ -65,15 +83,21 @@ export class QuietTime {
     const sealed = this.seal();
     if (sealed === 0 && this.sinceCollection < BYTES_BETWEEN_COLLECTIONS) return;
     this.sinceCollection = 0;
+    void this.collect();
+  }
+
+  /** A full GC, and the pages it freed given back to the system; resolves once they are. */
+  async collect(): Promise<void> {
     const gc = this.gc;
     if (!gc) return;
+    const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, TRIM_AFTER_MS).unref());
     gc();
     // Each compression's native state (brotli's is ~45 KB) is freed by a weak callback
     // after the collection that found its handle unreachable; a second one reclaims it.
     // V8 frees buffers' memory off the thread after a collection: trim once it has.
-    setTimeout(() => {
-      gc();
-      setTimeout(trimMalloc, TRIM_AFTER_MS).unref();
-    }, TRIM_AFTER_MS).unref();
+    await pause();
+    gc();
+    await pause();
+    trimMalloc();
   }
 }

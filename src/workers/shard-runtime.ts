@@ -169,6 +169,7 @@ export class ShardRuntime {
     exited: (pane, exitCode, signal) => {
       this.retiredBytes += pane.bytesParsed;
       this.forget(pane.uid);
+      this.quietTime.paneEnded();
       this.post(signal === undefined
         ? { kind: 'paneExited', paneUid: pane.uid, exitCode }
         : { kind: 'paneExited', paneUid: pane.uid, exitCode, signal });
@@ -457,6 +458,11 @@ export class ShardRuntime {
       this.paneOf(params.paneUid);
       injectFault(params.fault);
       return null;
+    },
+    collect: async () => {
+      if (!this.init.debugFaults) throw new ProtocolError('invalid_request', 'collect is only for servers started with HERDR_DEBUG_FAULTS=1');
+      await this.quietTime.collect();
+      return { heapUsedBytes: process.memoryUsage().heapUsed };
     },
     stats: () => {
       const bytesParsed = this.parsedBytes();

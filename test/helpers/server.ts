@@ -129,9 +129,11 @@ export interface Inspection {
   heap_used_bytes: number;
   /** The main thread's active handles and timers, by kind. */
   active_resources: Record<string, number>;
+  /** Each shard's heap in use right after its full GC. */
+  shards: { shard_id: number; heap_used_bytes: number }[];
 }
 
-/** Runs a full GC on the server's main thread and reports what it retains. */
+/** Runs a full GC on the server's shards and main thread and reports what they retain. */
 export async function inspect(server: TestServer): Promise<Inspection> {
   return ((await server.request('debug.inspect', {})) as { result: Inspection }).result;
 }

@@ -6,9 +6,10 @@
  *   (src/workers/debug-faults.ts);
  * - `debug.main_fault {fault: "throw" | "reject"}` raises an uncaught exception
  *   or an unhandled rejection on the main thread, which must be logged only;
- * - `debug.inspect {}` runs a full GC on the main thread and answers the heap
- *   then in use and the main thread's active handles and timers by kind, so a
- *   leak test compares what is really retained.
+ * - `debug.inspect {}` runs a full GC on every shard (giving the freed pages
+ *   back) and on the main thread, and answers the heaps then in use and the
+ *   main thread's active handles and timers by kind, so a leak test compares
+ *   what is really retained.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -31,12 +32,13 @@ export function registerDebugHandlers(router: Router, { registry, shards }: { re
     return { type: 'ok', shard_id: shard.id };
   });
 
-  router.registerExtra('debug.inspect', z.object({}), () => {
+  router.registerExtra('debug.inspect', z.object({}), async () => {
+    const collected = await Promise.all(shards.all().map(async (shard) => ({ shard_id: shard.id, heap_used_bytes: (await shard.request('collect', {})).heapUsedBytes })));
     setFlagsFromString('--expose-gc');
     (runInNewContext('gc') as () => void)();
     const resources: Record<string, number> = {};
     for (const kind of process.getActiveResourcesInfo()) resources[kind] = (resources[kind] ?? 0) + 1;
-    return { type: 'ok', heap_used_bytes: process.memoryUsage().heapUsed, active_resources: resources };
+    return { type: 'ok', heap_used_bytes: process.memoryUsage().heapUsed, active_resources: resources, shards: collected };
   });
 
   router.registerExtra('debug.main_fault', mainFaultParams, (params) => {
