@@ -80,7 +80,7 @@ function markedProcesses(marks: ReadonlySet<string>): number[] {
  * daemon that left one ignores a hangup), SIGKILL after the grace to whatever still
  * carries them.
  */
-export function endMarkedProcesses(marks: readonly string[]): void {
+function endMarkedProcesses(marks: readonly string[]): void {
   const wanted = new Set(marks.filter((mark) => mark !== ''));
   if (wanted.size === 0) return;
   for (const pid of markedProcesses(wanted)) if (pid !== process.pid) signal(pid, 'SIGTERM');
@@ -90,7 +90,7 @@ export function endMarkedProcesses(marks: readonly string[]): void {
 }
 
 /** SIGHUP to each pane's process session, at once (one /proc scan for all of them). */
-export function hangUpPanes(leaders: readonly number[]): void {
+function hangUpPanes(leaders: readonly number[]): void {
   if (leaders.length === 0) return;
   for (const pid of leaders) {
     signal(-pid, 'SIGHUP');
@@ -104,9 +104,9 @@ const ending = { leaders: new Set<number>(), marks: new Set<string>(), scheduled
 
 /**
  * Hangs up a pane's process session and ends what carries its mark, together with every
- * other pane that ends in this turn of the event loop: each end walks all of /proc, so
- * closing 300 panes one by one would walk it 900 times (measured: 2.5–2.8 s of the
- * shard's CPU for 300 closes, 0.2 s batched).
+ * other pane that ends in this turn of the event loop: each end walks all of /proc three
+ * times, so 300 panes closed one by one would walk it 900 times (ARCHITECTURE.md, "Panes
+ * that end together share their /proc scans").
  */
 export function endPaneSoon(leader: number, mark: string): void {
   ending.leaders.add(leader);

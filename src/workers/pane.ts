@@ -289,14 +289,14 @@ export class Pane {
   /**
    * Ends the pane's processes (src/os/pane-processes.ts): SIGHUP to its process session
    * and SIGTERM to what carries its mark (daemons it started) at the end of this turn,
-   * with every other pane ending in it, unless the caller did that already; then SIGKILL to its foreground and its marked processes
-   * after the grace (kept even if the shell exits first, for members of its group that
-   * ignore the hangup).
+   * with every other pane ending in it; then SIGKILL to its foreground and its marked
+   * processes after the grace (kept even if the shell exits first, for members of its
+   * group that ignore the hangup).
    */
-  close(hungUp = false): void {
+  close(): void {
     if (this.ended || this.closing) return;
     this.closing = true;
-    if (!hungUp) endPaneSoon(this.pid, this.mark);
+    endPaneSoon(this.pid, this.mark);
     setTimeout(() => killPanes([this.pid]), KILL_GRACE_MS).unref();
   }
 

@@ -25,7 +25,6 @@ import { type ResolvedKey, resolveKey } from '../protocol/keys.js';
 import { PromptSubmission } from './agents/prompt-submission.js';
 import { submitProfileOf } from './agents/detect.js';
 import { applyManifests } from './agents/manifest-tables.js';
-import { endMarkedProcesses, hangUpPanes } from '../os/pane-processes.js';
 import { groupCpu } from '../os/group-cpu.js';
 import { BlockFile } from './persistence/block-file.js';
 import { readRestoredRows } from './persistence/restore-rows.js';
@@ -406,10 +405,8 @@ export class ShardRuntime {
     },
     explain: (params) => this.liveEntry(params.paneUid).agent.explain(),
     shutdown: () => {
-      const live = [...this.panes.values()].filter(({ pane }) => !pane.ended);
-      hangUpPanes(live.map(({ pane }) => pane.pid));
-      endMarkedProcesses(live.map(({ pane }) => pane.mark));
-      for (const { pane } of live) pane.close(true);
+      // Closed in one turn, so their processes are ended with one walk of /proc.
+      for (const { pane } of this.panes.values()) pane.close();
       if (this.panes.size === 0) return null;
       return new Promise<null>((resolve) => this.shutdownWaiters.push(() => resolve(null)));
     },
