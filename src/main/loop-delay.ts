@@ -11,8 +11,13 @@ const WINDOW_MS = 10_000;
 /** How often the loop is sampled while it is: a stall shorter than this is still seen by the next sample. */
 const RESOLUTION_MS = 20;
 
-function toMs(nanoseconds: number): number {
-  return Number.isFinite(nanoseconds) ? Math.round((nanoseconds / 1e6) * 100) / 100 : 0;
+/**
+ * Node's histogram records the interval between two of its ticks, RESOLUTION_MS included (an idle
+ * loop reads ~20 ms); the delay is what the tick came late by.
+ */
+function delayMs(intervalNanoseconds: number): number {
+  if (!Number.isFinite(intervalNanoseconds)) return 0;
+  return Math.max(0, Math.round((intervalNanoseconds / 1e6 - RESOLUTION_MS) * 100) / 100);
 }
 
 export class LoopDelayMonitor {
@@ -48,12 +53,12 @@ export class LoopDelayMonitor {
 
   /** p99 over the last 10–20 s of sampling. */
   p99Ms(): number {
-    return toMs(Math.max(0, ...this.windows().map((h) => h.percentile(99))));
+    return delayMs(Math.max(0, ...this.windows().map((h) => h.percentile(99))));
   }
 
   /** The worst single stall over the last 10–20 s of sampling. */
   maxMs(): number {
-    return toMs(Math.max(0, ...this.windows().map((h) => h.max)));
+    return delayMs(Math.max(0, ...this.windows().map((h) => h.max)));
   }
 
   stop(): void {
