@@ -16,7 +16,7 @@ describe('LoopDelayMonitor', () => {
       assert.equal(monitor.sampling, true, 'sampling from the start');
       await sleep(50);
       // An idle loop is late by next to nothing (the histogram's ticks are 20 ms apart: that is not delay).
-      assert.ok(monitor.p99Ms() < 10, `an idle loop reads ${monitor.p99Ms()} ms at p99`);
+      assert.ok(monitor.p99Ms() < 15, `an idle loop reads ${monitor.p99Ms()} ms at p99`);
       stall(120);
       await sleep(50);
       assert.ok(monitor.maxMs() >= 90 && monitor.maxMs() <= 125, `a 120 ms stall reads as ${monitor.maxMs()} ms`);
