@@ -99,8 +99,8 @@ function hangUpPanes(leaders: readonly number[]): void {
   for (const pid of processSessionMembers(new Set(leaders))) signal(pid, 'SIGHUP');
 }
 
-/** The panes whose ends wait for the end of this turn of the event loop (endPaneSoon). */
-const ending = { leaders: new Set<number>(), marks: new Set<string>(), scheduled: false };
+/** The panes whose ends wait for the end of this turn of the event loop (endPaneSoon); a batch is due while it has a leader. */
+const ending = { leaders: new Set<number>(), marks: new Set<string>() };
 
 /**
  * Hangs up a pane's process session and ends what carries its mark, together with every
@@ -109,16 +109,15 @@ const ending = { leaders: new Set<number>(), marks: new Set<string>(), scheduled
  * that end together share their /proc scans").
  */
 export function endPaneSoon(leader: number, mark: string): void {
+  const due = ending.leaders.size > 0;
   ending.leaders.add(leader);
   if (mark !== '') ending.marks.add(mark);
-  if (ending.scheduled) return;
-  ending.scheduled = true;
+  if (due) return;
   setImmediate(() => {
     const leaders = [...ending.leaders];
     const marks = [...ending.marks];
     ending.leaders.clear();
     ending.marks.clear();
-    ending.scheduled = false;
     hangUpPanes(leaders);
     endMarkedProcesses(marks);
   });
