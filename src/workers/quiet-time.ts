@@ -7,8 +7,7 @@
  * panes that was ~1 MB of RSS a pane), and glibc keeps freed pages inside
  * its arenas.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { fullGc } from '../os/full-gc.js';
 import { trimMalloc } from '../os/malloc-tuning.js';
 
 /** Output since the last quiet time that makes the next one worth having (a full history block is 32 KB)… */
@@ -22,18 +21,8 @@ const PANE_END_WEIGHT_BYTES = BYTES_BETWEEN_COLLECTIONS / 32;
 /** Between the collections of a quiet time, and from the last to giving the freed pages back. */
 const TRIM_AFTER_MS = 100;
 
-function exposeGc(): (() => void) | undefined {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export class QuietTime {
-  private readonly gc = exposeGc();
+  private readonly gc = fullGc();
   private sinceQuiet = 0;
   private sinceCollection = 0;
   private timer: NodeJS.Timeout | undefined;

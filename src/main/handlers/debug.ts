@@ -11,9 +11,8 @@
  *   main thread's active handles and timers by kind, so a leak test compares
  *   what is really retained.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { z } from 'zod';
+import { fullGc } from '../../os/full-gc.js';
 import { SHARD_FAULTS } from '../../protocol/thread.js';
 import type { Router } from '../router.js';
 import type { PaneShards } from '../pane-shards.js';
@@ -34,8 +33,7 @@ export function registerDebugHandlers(router: Router, { registry, shards }: { re
 
   router.registerExtra('debug.inspect', z.object({}), async () => {
     const collected = await Promise.all(shards.all().map(async (shard) => ({ shard_id: shard.id, heap_used_bytes: (await shard.request('collect', {})).heapUsedBytes })));
-    setFlagsFromString('--expose-gc');
-    (runInNewContext('gc') as () => void)();
+    fullGc()?.();
     const resources: Record<string, number> = {};
     for (const kind of process.getActiveResourcesInfo()) resources[kind] = (resources[kind] ?? 0) + 1;
     return { type: 'ok', heap_used_bytes: process.memoryUsage().heapUsed, active_resources: resources, shards: collected };
