@@ -176,7 +176,7 @@ describe('pane.stream', () => {
     assert.deepEqual(seen.filter((s) => s !== 'pane.resync'), ['before', 'resized 100x30', 'after', 'pane.exited']);
   });
 
-  it('resyncs a consumer that stopped reading during a flood, with memory bounded and the pane not slowed', async (t) => {
+  it('resyncs a consumer that stopped reading during a flood, with memory bounded and the pane printing on past its backlog', async (t) => {
     const { paneId } = await newWorkspace(server, { command: ['/bin/sh', '-c', 'while :; do cat /usr/share/dict/words 2>/dev/null || seq 1 100000; done'] });
     const stream = await StreamReader.open(server.socketPath, paneId);
     stream.pause();
