@@ -106,8 +106,16 @@ export class LocalServer {
   }
 }
 
+/** Directories tempDir made, removed when this process exits: a test file leaves none behind, failed or not. */
+const madeDirs: string[] = [];
+process.on('exit', () => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'herdr-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
 }
 
 /** Servers still running; killed when this process exits, so a test that timed out leaves none behind (with its panes). */
