@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, it } from 'node:test';
 import { PANE_MARK_ENV, endPaneProcesses, endPaneSoon } from '../src/os/pane-processes.js';
+import { eventually } from './helpers/server.js';
 
 const started: ChildProcess[] = [];
 
@@ -30,14 +31,13 @@ async function endedBy(child: ChildProcess, ms: number): Promise<NodeJS.Signals 
 
 /** Until /proc shows the process's environment (spawn returns before the exec). */
 async function execd(child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  await eventually(() => {
     try {
-      if (readFileSync(`/proc/${child.pid}/cmdline`, 'latin1').startsWith('/bin/sleep')) return;
+      return readFileSync(`/proc/${child.pid}/cmdline`, 'latin1').startsWith('/bin/sleep');
     } catch {
-      // not there yet
+      return false; // not there yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  }, `pid ${child.pid} to exec sleep`);
 }
 
 afterEach(() => {
