@@ -109,10 +109,10 @@ const ending = { leaders: new Set<number>(), marks: new Set<string>() };
  * that end together share their /proc scans").
  */
 export function endPaneSoon(leader: number, mark: string): void {
-  const due = ending.leaders.size > 0;
+  const batchScheduled = ending.leaders.size > 0;
   ending.leaders.add(leader);
   if (mark !== '') ending.marks.add(mark);
-  if (due) return;
+  if (batchScheduled) return;
   setImmediate(() => {
     const leaders = [...ending.leaders];
     const marks = [...ending.marks];
